@@ -1,0 +1,183 @@
+import * as grpc from '@grpc/grpc-js';
+import {
+  AUTH_METADATA_KEY,
+  type AgentEvent__Output,
+  type ConsoleInput,
+  type ConsoleOutput__Output,
+  type ContainerInfo__Output,
+  type CreateContainerRequest,
+  type HostInfo__Output,
+  type LogChunk__Output,
+  loadAgentProto,
+  type NodeAgentClient,
+  type ReconfigureContainerRequest,
+  type StartContainerRequest,
+  type StreamLogsRequest,
+  type WatchEventsRequest,
+} from '@gpucloud/proto';
+
+/** What went wrong in a call to an agent, with the gRPC status code kept for mapping. */
+export class AgentCallError extends Error {
+  constructor(
+    readonly code: grpc.status,
+    readonly details: string,
+    readonly method: string,
+  ) {
+    super(`${method}: ${grpc.status[code]} ${details}`);
+  }
+
+  get unreachable(): boolean {
+    return this.code === grpc.status.UNAVAILABLE || this.code === grpc.status.DEADLINE_EXCEEDED;
+  }
+}
+
+export interface AgentEndpoint {
+  address: string;
+  token: string;
+}
+
+export interface AgentClientOptions {
+  callTimeoutMs: number;
+  /** Root certificate (PEM) to verify the agent; plaintext when absent. */
+  tlsCa?: Buffer;
+}
+
+type Unary<Req, Res> = (
+  request: Req,
+  metadata: grpc.Metadata,
+  options: grpc.CallOptions,
+  callback: (err: grpc.ServiceError | null, response?: Res) => void,
+) => grpc.ClientUnaryCall;
+
+/** A typed, promise-based client of one node agent. Every unary call has a deadline. */
+export class AgentClient {
+  private readonly client: NodeAgentClient;
+
+  constructor(
+    readonly endpoint: AgentEndpoint,
+    private readonly options: AgentClientOptions,
+  ) {
+    const Ctor = loadAgentProto().gpucloud.agent.v1.NodeAgent;
+    const credentials = options.tlsCa ? grpc.credentials.createSsl(options.tlsCa) : grpc.credentials.createInsecure();
+    this.client = new Ctor(endpoint.address, credentials, {
+      'grpc.keepalive_time_ms': 30_000,
+      'grpc.max_receive_message_length': 32 * 1024 * 1024,
+    });
+  }
+
+  close(): void {
+    this.client.close();
+  }
+
+  metadata(): grpc.Metadata {
+    const md = new grpc.Metadata();
+    md.set(AUTH_METADATA_KEY, `Bearer ${this.endpoint.token}`);
+    return md;
+  }
+
+  private unary<Req, Res>(method: string, fn: Unary<Req, Res>, request: Req, timeoutMs?: number): Promise<Res> {
+    return new Promise((resolve, reject) => {
+      const deadline = new Date(Date.now() + (timeoutMs ?? this.options.callTimeoutMs));
+      fn.call(this.client, request, this.metadata(), { deadline }, (err, response) => {
+        if (err) reject(new AgentCallError(err.code, err.details, method));
+        else if (response === undefined) reject(new AgentCallError(grpc.status.INTERNAL, 'empty response', method));
+        else resolve(response);
+      });
+    });
+  }
+
+  getHostInfo(timeoutMs?: number): Promise<HostInfo__Output> {
+    return this.unary('GetHostInfo', this.client.GetHostInfo as Unary<object, HostInfo__Output>, {}, timeoutMs);
+  }
+
+  createContainer(request: CreateContainerRequest, timeoutMs = 15 * 60_000): Promise<ContainerInfo__Output> {
+    return this.unary(
+      'CreateContainer',
+      this.client.CreateContainer as Unary<CreateContainerRequest, ContainerInfo__Output>,
+      request,
+      timeoutMs,
+    );
+  }
+
+  startContainer(request: StartContainerRequest): Promise<ContainerInfo__Output> {
+    return this.unary(
+      'StartContainer',
+      this.client.StartContainer as Unary<StartContainerRequest, ContainerInfo__Output>,
+      request,
+    );
+  }
+
+  stopContainer(containerId: string, timeoutSeconds = 10): Promise<ContainerInfo__Output> {
+    return this.unary(
+      'StopContainer',
+      this.client.StopContainer as Unary<{ containerId: string; timeoutSeconds: number }, ContainerInfo__Output>,
+      { containerId, timeoutSeconds },
+    );
+  }
+
+  async removeContainer(containerId: string): Promise<boolean> {
+    const res = await this.unary(
+      'RemoveContainer',
+      this.client.RemoveContainer as Unary<{ containerId: string; force: boolean }, { removed: boolean }>,
+      { containerId, force: true },
+    );
+    return res.removed;
+  }
+
+  inspectContainer(containerId: string): Promise<ContainerInfo__Output> {
+    return this.unary(
+      'InspectContainer',
+      this.client.InspectContainer as Unary<{ containerId: string }, ContainerInfo__Output>,
+      { containerId },
+    );
+  }
+
+  async listContainers(): Promise<ContainerInfo__Output[]> {
+    const res = await this.unary(
+      'ListContainers',
+      this.client.ListContainers as Unary<{ all: boolean }, { containers: ContainerInfo__Output[] }>,
+      { all: true },
+    );
+    return res.containers;
+  }
+
+  reconfigureContainer(request: ReconfigureContainerRequest): Promise<ContainerInfo__Output> {
+    return this.unary(
+      'ReconfigureContainer',
+      this.client.ReconfigureContainer as Unary<ReconfigureContainerRequest, ContainerInfo__Output>,
+      request,
+      15 * 60_000,
+    );
+  }
+
+  async resetPassword(containerId: string, password: string): Promise<string> {
+    const res = await this.unary(
+      'ResetPassword',
+      this.client.ResetPassword as Unary<{ containerId: string; password: string }, { password: string }>,
+      { containerId, password },
+    );
+    return res.password;
+  }
+
+  async listOccupiedPorts(): Promise<number[]> {
+    const res = await this.unary(
+      'ListOccupiedPorts',
+      this.client.ListOccupiedPorts as Unary<object, { ports: number[] }>,
+      {},
+    );
+    return res.ports;
+  }
+
+  /** Server stream of log chunks; cancel the returned call to stop it. */
+  streamLogs(request: StreamLogsRequest): grpc.ClientReadableStream<LogChunk__Output> {
+    return this.client.StreamLogs(request, this.metadata());
+  }
+
+  watchEvents(request: WatchEventsRequest): grpc.ClientReadableStream<AgentEvent__Output> {
+    return this.client.WatchEvents(request, this.metadata());
+  }
+
+  console(): grpc.ClientDuplexStream<ConsoleInput, ConsoleOutput__Output> {
+    return this.client.Console(this.metadata());
+  }
+}

@@ -1,0 +1,131 @@
+import type { AgentEvent__Output } from '@gpucloud/proto';
+import * as grpc from '@grpc/grpc-js';
+import type { AgentPool } from './agent-pool.js';
+import type { NodeRow } from '../modules/nodes/repository.js';
+import type { NodesService } from '../modules/nodes/service.js';
+import type { ContainersService } from '../modules/containers/service.js';
+import { statusFromAgent } from '../modules/containers/status.js';
+
+interface Subscription {
+  key: string;
+  call: grpc.ClientReadableStream<AgentEvent__Output> | undefined;
+  retryTimer: NodeJS.Timeout | undefined;
+  failures: number;
+  reconciled: boolean;
+}
+
+export interface NodeMonitorOptions {
+  heartbeatIntervalMs: number;
+  offlineAfterMs: number;
+  syncIntervalMs: number;
+  log: (message: string, err?: unknown) => void;
+}
+
+/**
+ * Follows every node's event stream: heartbeats keep the node online, container events update
+ * container rows, and on each (re)connection the node's containers are reconciled with Docker.
+ * Holds only connections: every fact goes to the database, so replicas may each run one.
+ */
+export class NodeMonitor {
+  private readonly subs = new Map<number, Subscription>();
+  private syncTimer: NodeJS.Timeout | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly nodes: NodesService,
+    private readonly containers: ContainersService,
+    private readonly agents: AgentPool,
+    private readonly options: NodeMonitorOptions,
+  ) {}
+
+  start(): void {
+    const tick = () => {
+      this.sync().catch((err) => this.options.log('node monitor sync failed', err));
+    };
+    tick();
+    this.syncTimer = setInterval(tick, this.options.syncIntervalMs);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.syncTimer) clearInterval(this.syncTimer);
+    for (const sub of this.subs.values()) this.close(sub);
+    this.subs.clear();
+  }
+
+  /** Subscribes to new nodes, drops removed ones, and marks silent nodes offline. */
+  async sync(): Promise<void> {
+    const nodes = await this.nodes.list();
+    const seen = new Set<number>();
+    for (const node of nodes) {
+      seen.add(node.id);
+      const key = `${node.address}|${node.token}`;
+      const sub = this.subs.get(node.id);
+      if (sub && sub.key === key) continue;
+      if (sub) this.close(sub);
+      const fresh: Subscription = { key, call: undefined, retryTimer: undefined, failures: 0, reconciled: false };
+      this.subs.set(node.id, fresh);
+      this.subscribe(node, fresh);
+    }
+    for (const [id, sub] of this.subs) {
+      if (!seen.has(id)) {
+        this.close(sub);
+        this.subs.delete(id);
+      }
+    }
+    await this.nodes.markStaleOffline(this.options.offlineAfterMs);
+  }
+
+  private close(sub: Subscription): void {
+    if (sub.retryTimer) clearTimeout(sub.retryTimer);
+    sub.call?.cancel();
+    sub.call = undefined;
+  }
+
+  private subscribe(node: NodeRow, sub: Subscription): void {
+    if (this.stopped) return;
+    const call = this.agents.get(node).watchEvents({ heartbeatIntervalMs: this.options.heartbeatIntervalMs, gpuSampleIntervalMs: 0 });
+    sub.call = call;
+    sub.reconciled = false;
+    call.on('data', (event: AgentEvent__Output) => {
+      sub.failures = 0;
+      this.handle(node, sub, event).catch((err) => this.options.log(`event from node ${node.name} failed`, err));
+    });
+    const retry = (reason: string) => {
+      if (this.stopped || sub.call !== call) return;
+      sub.call = undefined;
+      sub.failures++;
+      const delay = Math.min(30_000, 1000 * 2 ** Math.min(sub.failures, 5));
+      if (sub.failures === 1) this.options.log(`node ${node.name}: event stream lost (${reason}), retrying`);
+      sub.retryTimer = setTimeout(() => this.subscribe(node, sub), delay);
+    };
+    call.on('error', (err: grpc.ServiceError) => {
+      if (err.code !== grpc.status.CANCELLED) retry(err.details || err.message);
+    });
+    call.on('end', () => retry('stream ended'));
+  }
+
+  private async handle(node: NodeRow, sub: Subscription, event: AgentEvent__Output): Promise<void> {
+    if (event.heartbeat) {
+      await this.nodes.heartbeat(node.id, event.heartbeat.dockerAvailable);
+      if (!sub.reconciled) {
+        sub.reconciled = true;
+        await this.reconcile(node);
+      }
+    } else if (event.container) {
+      const status = statusFromAgent({ state: event.container.state, startError: '' });
+      await this.containers.applyAgentState(event.container.containerId, status);
+    }
+  }
+
+  /** After a (re)connection: refresh the inventory and take Docker's word on each container. */
+  private async reconcile(node: NodeRow): Promise<void> {
+    await this.nodes.refresh(node);
+    const reported = await this.agents.get(node).listContainers();
+    const byId = new Map(reported.map((c) => [c.containerId, c]));
+    for (const row of await this.containers.liveOnNode(node.id)) {
+      const info = byId.get(row.id);
+      await this.containers.applyAgentState(row.id, info ? statusFromAgent(info) : 'not_found');
+    }
+  }
+}

@@ -1,0 +1,63 @@
+import Koa from 'koa';
+import bodyParser from 'koa-bodyparser';
+import websockify from 'koa-websocket';
+import type { AgentPool } from './agents/agent-pool.js';
+import { type AppState, authenticate } from './framework/auth.js';
+import { errorMiddleware } from './framework/errors.js';
+import { serveConsole } from './framework/static.js';
+import { authRoutes } from './modules/auth/routes.js';
+import type { AuthService } from './modules/auth/service.js';
+import { catalogueRoutes } from './modules/catalogue/routes.js';
+import type { CatalogueService } from './modules/catalogue/service.js';
+import { cloudProductRoutes } from './modules/cloud-products/routes.js';
+import type { CloudProductsService } from './modules/cloud-products/service.js';
+import { containerWsRoutes } from './modules/containers/logs-ws.js';
+import { containerAdminRoutes, containerRoutes } from './modules/containers/routes.js';
+import type { ContainersService } from './modules/containers/service.js';
+import { nodeAdminRoutes } from './modules/nodes/routes.js';
+import type { NodesService } from './modules/nodes/service.js';
+import type { UsersService } from './modules/users/service.js';
+
+export interface AppDeps {
+  auth: AuthService;
+  users: UsersService;
+  nodes: NodesService;
+  catalogue: CatalogueService;
+  products: CloudProductsService;
+  containers: ContainersService;
+  agents: AgentPool;
+  webDist?: string | undefined;
+  log: (message: string, err?: unknown) => void;
+}
+
+/** The HTTP + WebSocket application; main.ts binds it to a port. */
+export function createApp(deps: AppDeps) {
+  const app = websockify(new Koa<AppState>());
+  app.proxy = true;
+
+  app.use(errorMiddleware(deps.log));
+  app.use(bodyParser({ jsonLimit: '1mb', enableTypes: ['json'] }));
+  app.use(authenticate(deps.auth));
+
+  const routers = [
+    authRoutes(deps.auth, deps.users),
+    catalogueRoutes(deps.catalogue),
+    cloudProductRoutes(deps.products),
+    containerRoutes(deps.containers),
+    containerAdminRoutes(deps.containers),
+    nodeAdminRoutes(deps.nodes),
+  ];
+  for (const router of routers) app.use(router.routes()).use(router.allowedMethods());
+  app.use(async (ctx, next) => {
+    if (ctx.path === '/api/health') {
+      ctx.body = { ok: true };
+      return;
+    }
+    await next();
+  });
+  if (deps.webDist) app.use(serveConsole(deps.webDist));
+
+  const ws = containerWsRoutes({ auth: deps.auth, containers: deps.containers, agents: deps.agents });
+  app.ws.use(ws.routes() as unknown as Parameters<typeof app.ws.use>[0]);
+  return app;
+}

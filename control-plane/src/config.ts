@@ -1,0 +1,68 @@
+import { randomBytes } from 'node:crypto';
+
+/** Every setting of the control plane, read once from the environment. */
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  /** 32-byte key (hex or base64) encrypting secrets at rest (container passwords). */
+  secretKey: Buffer;
+  adminUsername: string;
+  /** Undefined = generate one at first start and print it. */
+  adminPassword: string | undefined;
+  /** Folder of the built console (web/dist); not served when undefined. */
+  webDist: string | undefined;
+  sessionTtlHours: number;
+  /** A node to register at start (the local agent of `npm start`). */
+  bootstrapNode:
+    | { name: string; address: string; token: string; region: string; publicHost: string | undefined }
+    | undefined;
+  /** Deadline of unary agent calls. */
+  agentCallTimeoutMs: number;
+  /** A node whose heartbeats stop for this long is offline. */
+  nodeOfflineAfterMs: number;
+}
+
+function parseKey(value: string | undefined): Buffer {
+  if (!value) return randomBytes(32);
+  const key = /^[0-9a-f]{64}$/i.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'base64');
+  if (key.length !== 32) throw new Error('SECRET_KEY must be 32 bytes (64 hex characters or base64)');
+  return key;
+}
+
+function int(value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n)) throw new Error(`not an integer: ${value}`);
+  return n;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  if (!env.DATABASE_URL) throw new Error('DATABASE_URL is required');
+  if (!env.SECRET_KEY) {
+    // A random key makes stored container passwords unreadable after a restart.
+    console.warn('SECRET_KEY is not set: a random key is used for this run only');
+  }
+  const bootstrapAddress = env.BOOTSTRAP_NODE_ADDRESS;
+  return {
+    port: int(env.PORT, 8080),
+    host: env.HOST ?? '0.0.0.0',
+    databaseUrl: env.DATABASE_URL,
+    secretKey: parseKey(env.SECRET_KEY),
+    adminUsername: env.ADMIN_USERNAME ?? 'admin',
+    adminPassword: env.ADMIN_PASSWORD || undefined,
+    webDist: env.WEB_DIST || undefined,
+    sessionTtlHours: int(env.SESSION_TTL_HOURS, 24 * 7),
+    bootstrapNode: bootstrapAddress
+      ? {
+          name: env.BOOTSTRAP_NODE_NAME ?? 'local',
+          address: bootstrapAddress,
+          token: env.BOOTSTRAP_NODE_TOKEN ?? '',
+          region: env.BOOTSTRAP_NODE_REGION ?? '本地',
+          publicHost: env.BOOTSTRAP_NODE_PUBLIC_HOST || undefined,
+        }
+      : undefined,
+    agentCallTimeoutMs: int(env.AGENT_CALL_TIMEOUT_MS, 60_000),
+    nodeOfflineAfterMs: int(env.NODE_OFFLINE_AFTER_MS, 30_000),
+  };
+}

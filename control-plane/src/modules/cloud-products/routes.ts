@@ -1,0 +1,52 @@
+import Router from '@koa/router';
+import { z } from 'zod';
+import { type AppState, requireUser } from '../../framework/auth.js';
+import { idParam, parse } from '../../framework/validate.js';
+import type { CloudProductsService } from './service.js';
+
+const listQuery = z.object({
+  billingType: z.string().optional(),
+  region: z.string().optional(),
+  gpuCount: z.coerce.number().int().min(1, 'GPU 数量为 1-8').max(8, 'GPU 数量为 1-8').optional(),
+  systemType: z.enum(['ubuntu', 'windows', 'all']).optional(),
+  gpuTypes: z.union([z.string(), z.array(z.string())]).optional(),
+  status: z.enum(['available', 'offline']).optional(),
+});
+
+export function cloudProductRoutes(products: CloudProductsService): Router<AppState> {
+  const router = new Router<AppState>({ prefix: '/api/cloud-products' });
+  router.use(requireUser);
+
+  router.get('/', async (ctx) => {
+    const q = parse(listQuery, ctx.query);
+    const gpuTypes = (Array.isArray(q.gpuTypes) ? q.gpuTypes : q.gpuTypes ? [q.gpuTypes] : []).filter(
+      (t) => t && t !== '全选',
+    );
+    const items = await products.list({
+      region: q.region || undefined,
+      systemType: q.systemType === 'all' ? undefined : q.systemType,
+      gpuTypes,
+      gpuCount: q.gpuCount,
+      status: q.status,
+    });
+    ctx.body = { items, total: items.length };
+  });
+
+  router.get('/regions', async (ctx) => {
+    ctx.body = await products.regions();
+  });
+
+  router.get('/gpu-types', async (ctx) => {
+    ctx.body = await products.gpuTypes();
+  });
+
+  router.get('/:id', async (ctx) => {
+    ctx.body = await products.get(idParam(ctx.params.id));
+  });
+
+  router.get('/:id/port', async (ctx) => {
+    ctx.body = await products.occupiedPorts(idParam(ctx.params.id));
+  });
+
+  return router;
+}

@@ -1,0 +1,125 @@
+import type { AgentPool } from '../../agents/agent-pool.js';
+import { notFound } from '../../framework/errors.js';
+import { agentError } from '../containers/agent-errors.js';
+import type { NodeRow } from '../nodes/repository.js';
+import type { NodesService } from '../nodes/service.js';
+import type { CloudProductRecord, CloudProductsRepository, ProductFilter } from './repository.js';
+
+/** GPU usage per node, from the containers module. */
+export interface GpuUsage {
+  allocatedGpuCounts(): Promise<Map<number, number>>;
+}
+
+export interface CloudProductView {
+  id: number;
+  name: string;
+  region: string;
+  gpu_type: string;
+  gpu_count: string;
+  gpu_available: number;
+  gpu_total: number;
+  cpu_model: string;
+  cpu_cores: number;
+  memory: string;
+  disk_size: string;
+  price: number;
+  no_gpu_price: number;
+  server_config: Record<string, unknown>;
+  status: 'available' | 'offline';
+  node_id: number;
+  simulated: boolean;
+}
+
+export function productView(p: CloudProductRecord, allocated: number): CloudProductView {
+  const total = p.node_gpu_total;
+  const available = Math.max(0, total - allocated);
+  const online = p.node_status === 'online' && p.node_docker_available;
+  return {
+    id: p.id,
+    name: p.name,
+    region: p.region,
+    gpu_type: p.gpu_type,
+    gpu_count: `${available}/${total}`,
+    gpu_available: available,
+    gpu_total: total,
+    cpu_model: p.cpu_model,
+    cpu_cores: p.cpu_cores,
+    memory: p.memory,
+    disk_size: p.disk_size,
+    price: p.price_fen / 100,
+    no_gpu_price: p.no_gpu_price_fen / 100,
+    server_config: p.server_config,
+    status: online ? 'available' : 'offline',
+    node_id: p.node_id,
+    simulated: p.node_simulated,
+  };
+}
+
+export class CloudProductsService {
+  constructor(
+    private readonly repo: CloudProductsRepository,
+    private readonly nodes: NodesService,
+    private readonly agents: AgentPool,
+    private readonly usage: GpuUsage,
+  ) {}
+
+  async list(filter: ProductFilter & { gpuCount?: number | undefined; status?: string | undefined }): Promise<CloudProductView[]> {
+    const [rows, counts] = await Promise.all([this.repo.list(filter), this.usage.allocatedGpuCounts()]);
+    return rows
+      .map((r) => productView(r, counts.get(r.node_id) ?? 0))
+      .filter((p) => (filter.gpuCount ? p.gpu_total >= filter.gpuCount : true))
+      .filter((p) => (filter.status ? p.status === filter.status : true));
+  }
+
+  async get(id: number): Promise<CloudProductView> {
+    const row = await this.repo.find(id);
+    if (!row || !row.enabled) throw notFound('服务器不存在');
+    const counts = await this.usage.allocatedGpuCounts();
+    return productView(row, counts.get(row.node_id) ?? 0);
+  }
+
+  /** The product with its node, for a purchase. */
+  async forPurchase(id: number): Promise<{ product: CloudProductRecord; node: NodeRow }> {
+    const product = await this.repo.find(id);
+    if (!product || !product.enabled) throw notFound('服务器不存在');
+    return { product, node: await this.nodes.require(product.node_id) };
+  }
+
+  regions(): Promise<string[]> {
+    return this.repo.regions();
+  }
+
+  gpuTypes(): Promise<string[]> {
+    return this.repo.gpuTypes();
+  }
+
+  /** Host ports in use on the product's node, as its agent reports them. */
+  async occupiedPorts(id: number): Promise<number[]> {
+    const { node } = await this.forPurchase(id);
+    try {
+      return await this.agents.get(node).listOccupiedPorts();
+    } catch (err) {
+      throw agentError(err, '获取端口列表失败');
+    }
+  }
+
+  /** Gives a freshly registered node a default offering when it has none. */
+  async ensureDefaultProduct(node: NodeRow, priceFen: number): Promise<void> {
+    if ((await this.repo.countForNode(node.id)) > 0) return;
+    const info = (node.host_info ?? {}) as Record<string, unknown>;
+    const gpuType = (node.gpu_model ?? 'CPU').replace(/^NVIDIA\s+(GeForce\s+)?/i, '');
+    await this.repo.insert({
+      node_id: node.id,
+      name: `${node.region}-${gpuType}-${node.name}`,
+      region: node.region,
+      gpu_type: gpuType,
+      price_fen: priceFen,
+      no_gpu_price_fen: Math.max(10, Math.round(priceFen / 10)),
+      cpu_model: typeof info.cpuModel === 'string' ? info.cpuModel : '',
+      cpu_cores: Number(info.cpuCores ?? 0),
+      memory: '32GB',
+      disk_size: '200GB NVMe',
+      server_config: { system_gpu_type: 'ubuntu' },
+    });
+  }
+}

@@ -1,0 +1,155 @@
+import type { Knex } from 'knex';
+
+export type ContainerStatus = 'creating' | 'starting' | 'running' | 'stopped' | 'error' | 'failed' | 'not_found' | 'deleted';
+
+export interface PortMapping {
+  name: string;
+  container_port: number;
+  host_port: number;
+  custom: boolean;
+}
+
+export interface ContainerRow {
+  id: string;
+  user_id: number;
+  node_id: number;
+  cloud_product_id: number | null;
+  framework_version_id: number | null;
+  name: string;
+  image: string;
+  status: ContainerStatus;
+  billing_type: string;
+  duration: number;
+  price_fen: number;
+  total_cost_fen: number;
+  gpu_count: number;
+  gpu_type: string;
+  password_encrypted: string;
+  ports: PortMapping[];
+  mounts: { source: string; target: string }[];
+  start_error: string | null;
+  created_at: Date;
+  started_at: Date | null;
+  stopped_at: Date | null;
+  expires_at: Date | null;
+  deleted_at: Date | null;
+}
+
+/** A container with what its views need from other tables. */
+export interface ContainerRecord extends ContainerRow {
+  username: string;
+  node_name: string;
+  node_address: string;
+  node_public_host: string | null;
+  node_host_info: Record<string, unknown> | null;
+  node_simulated: boolean;
+  node_status: string;
+  region: string;
+  gpu_indices: number[];
+}
+
+export interface ListFilter {
+  userId?: number;
+  username?: string;
+  status?: string;
+  includeDeleted?: boolean;
+  offset: number;
+  limit: number;
+}
+
+/** Owns containers, gpu_allocations and port_allocations. */
+export class ContainersRepository {
+  constructor(private readonly knex: Knex) {}
+
+  private base(trx?: Knex.Transaction) {
+    const k = trx ?? this.knex;
+    return k('containers')
+      .join('users', 'users.id', 'containers.user_id')
+      .join('nodes', 'nodes.id', 'containers.node_id')
+      .select(
+        'containers.*',
+        'users.username',
+        'nodes.name as node_name',
+        'nodes.address as node_address',
+        'nodes.public_host as node_public_host',
+        'nodes.host_info as node_host_info',
+        'nodes.simulated as node_simulated',
+        'nodes.status as node_status',
+        'nodes.region',
+        k.raw(
+          'coalesce((select array_agg(g.gpu_index order by g.gpu_index) from gpu_allocations g where g.container_id = containers.id), array[]::int[]) as gpu_indices',
+        ),
+      );
+  }
+
+  async find(id: string, trx?: Knex.Transaction): Promise<ContainerRecord | undefined> {
+    return this.base(trx).where('containers.id', id).first();
+  }
+
+  async list(filter: ListFilter): Promise<{ items: ContainerRecord[]; total: number }> {
+    const q = this.base();
+    if (filter.userId !== undefined) q.where('containers.user_id', filter.userId);
+    if (filter.username) q.whereILike('users.username', `%${filter.username.replace(/[%_\\]/g, '\\$&')}%`);
+    if (filter.status) q.where('containers.status', filter.status);
+    else if (!filter.includeDeleted) q.whereNot('containers.status', 'deleted');
+    const countQuery = q.clone().clearSelect().clearOrder().count<{ count: string }[]>({ count: '*' });
+    const [items, counted] = await Promise.all([
+      q.orderBy('containers.created_at', 'desc').offset(filter.offset).limit(filter.limit),
+      countQuery,
+    ]);
+    return { items, total: Number(counted[0]?.count ?? 0) };
+  }
+
+  async insert(row: Omit<ContainerRow, 'created_at' | 'started_at' | 'stopped_at' | 'expires_at' | 'deleted_at' | 'total_cost_fen' | 'start_error'>, trx: Knex.Transaction): Promise<void> {
+    await trx('containers').insert({ ...row, ports: JSON.stringify(row.ports), mounts: JSON.stringify(row.mounts) });
+  }
+
+  async update(id: string, values: Partial<Omit<ContainerRow, 'id' | 'ports' | 'mounts'>>, trx?: Knex.Transaction): Promise<void> {
+    await (trx ?? this.knex)('containers').where({ id }).update(values);
+  }
+
+  /** Deletes the row and (by cascade) its allocations: a purchase the agent could not create. */
+  async deleteRow(id: string): Promise<void> {
+    await this.knex('containers').where({ id }).delete();
+  }
+
+  async releaseAllocations(id: string, trx?: Knex.Transaction): Promise<void> {
+    const k = trx ?? this.knex;
+    await k('gpu_allocations').where({ container_id: id }).delete();
+    await k('port_allocations').where({ container_id: id }).delete();
+  }
+
+  async allocatedGpuIndices(nodeId: number, trx?: Knex.Transaction): Promise<number[]> {
+    const rows = await (trx ?? this.knex)('gpu_allocations').where({ node_id: nodeId }).select('gpu_index');
+    return rows.map((r: { gpu_index: number }) => r.gpu_index);
+  }
+
+  async allocatedGpuCounts(): Promise<Map<number, number>> {
+    const rows = await this.knex('gpu_allocations').select('node_id').count<{ node_id: number; count: string }[]>({ count: '*' }).groupBy('node_id');
+    return new Map(rows.map((r) => [r.node_id, Number(r.count)]));
+  }
+
+  async allocatedPorts(nodeId: number, trx?: Knex.Transaction): Promise<number[]> {
+    const rows = await (trx ?? this.knex)('port_allocations').where({ node_id: nodeId }).select('host_port');
+    return rows.map((r: { host_port: number }) => r.host_port);
+  }
+
+  async allocate(nodeId: number, containerId: string, gpuIndices: number[], hostPorts: number[], trx: Knex.Transaction): Promise<void> {
+    if (gpuIndices.length > 0) {
+      await trx('gpu_allocations').insert(gpuIndices.map((gpu_index) => ({ node_id: nodeId, gpu_index, container_id: containerId })));
+    }
+    if (hostPorts.length > 0) {
+      await trx('port_allocations').insert(hostPorts.map((host_port) => ({ node_id: nodeId, host_port, container_id: containerId })));
+    }
+  }
+
+  async activeCount(nodeId: number): Promise<number> {
+    const [row] = await this.knex('containers').where({ node_id: nodeId }).whereNot('status', 'deleted').count<{ count: string }[]>({ count: '*' });
+    return Number(row?.count ?? 0);
+  }
+
+  /** Live containers of a node (for reconciling with what the agent reports). */
+  async liveOnNode(nodeId: number): Promise<Pick<ContainerRow, 'id' | 'status'>[]> {
+    return this.knex('containers').where({ node_id: nodeId }).whereNotIn('status', ['deleted', 'creating']).select('id', 'status');
+  }
+}

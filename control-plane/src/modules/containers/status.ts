@@ -1,0 +1,23 @@
+import type { ContainerInfo__Output } from '@gpucloud/proto';
+import type { ContainerStatus } from './repository.js';
+
+/** The platform status of what Docker reports. */
+export function statusFromAgent(info: Pick<ContainerInfo__Output, 'state' | 'startError'>): ContainerStatus {
+  switch (info.state) {
+    case 'CONTAINER_STATE_RUNNING':
+      return 'running';
+    case 'CONTAINER_STATE_RESTARTING':
+      return 'starting';
+    case 'CONTAINER_STATE_CREATED':
+      return info.startError ? 'error' : 'stopped';
+    case 'CONTAINER_STATE_PAUSED':
+    case 'CONTAINER_STATE_EXITED':
+      return 'stopped';
+    case 'CONTAINER_STATE_DEAD':
+      return 'error';
+    case 'CONTAINER_STATE_NOT_FOUND':
+      return 'not_found';
+    default:
+      return 'error';
+  }
+}

@@ -1,0 +1,69 @@
+import type { SecretBox } from '../../framework/secret-box.js';
+import { publicHostOf } from '../nodes/service.js';
+import type { ContainerRecord } from './repository.js';
+
+export interface ContainerView {
+  container_id: string;
+  name: string;
+  username: string;
+  status: string;
+  image_name: string;
+  create_time: string;
+  start_time: string | null;
+  end_time: string | null;
+  stopped_time: string | null;
+  billing_type: string;
+  price: number;
+  total_cost: number;
+  gpu_count: number;
+  gpu_type: string;
+  gpu_indices: number[];
+  region: string;
+  node_name: string;
+  node_status: string;
+  simulated: boolean;
+  ssh_server: string;
+  ssh_port: number | null;
+  password: string;
+  frame_ports: Record<string, number>;
+  custom_ports: number[];
+  ports: { name: string; container_port: number; host_port: number }[];
+  mounts: { source: string; target: string }[];
+  start_error: string | null;
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function containerView(c: ContainerRecord, secrets: SecretBox): ContainerView {
+  const framePorts: Record<string, number> = {};
+  for (const p of c.ports) if (!p.custom) framePorts[String(p.container_port)] = p.host_port;
+  return {
+    container_id: c.id,
+    name: c.name,
+    username: c.username,
+    status: c.status,
+    image_name: c.image,
+    create_time: c.created_at.toISOString(),
+    start_time: iso(c.started_at),
+    end_time: iso(c.expires_at),
+    stopped_time: iso(c.stopped_at),
+    billing_type: c.billing_type,
+    price: c.price_fen / 100,
+    total_cost: c.total_cost_fen / 100,
+    gpu_count: c.gpu_count,
+    gpu_type: c.gpu_type,
+    gpu_indices: c.gpu_indices,
+    region: c.region,
+    node_name: c.node_name,
+    node_status: c.node_status,
+    simulated: c.node_simulated,
+    ssh_server: publicHostOf({ public_host: c.node_public_host, address: c.node_address, host_info: c.node_host_info }),
+    ssh_port: framePorts['22'] ?? null,
+    password: secrets.open(c.password_encrypted),
+    frame_ports: framePorts,
+    custom_ports: c.ports.filter((p) => p.custom).map((p) => p.host_port),
+    ports: c.ports.map((p) => ({ name: p.name, container_port: p.container_port, host_port: p.host_port })),
+    mounts: c.mounts,
+    start_error: c.start_error,
+  };
+}

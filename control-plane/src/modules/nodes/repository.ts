@@ -1,0 +1,125 @@
+import type { Knex } from 'knex';
+
+export interface NodeRow {
+  id: number;
+  name: string;
+  address: string;
+  token: string;
+  region: string;
+  public_host: string | null;
+  status: 'online' | 'offline' | 'unsafe';
+  last_heartbeat_at: Date | null;
+  host_info: Record<string, unknown> | null;
+  docker_available: boolean;
+  docker_error: string | null;
+  simulated: boolean;
+  gpu_model: string | null;
+  gpu_total: number;
+  port_range_start: number;
+  port_range_end: number;
+  created_at: Date;
+}
+
+export interface NodeGpuRow {
+  node_id: number;
+  gpu_index: number;
+  uuid: string;
+  model: string;
+  memory_total_mib: number;
+}
+
+export type NodeFacts = Pick<
+  NodeRow,
+  'host_info' | 'docker_available' | 'docker_error' | 'simulated' | 'gpu_model' | 'gpu_total' | 'port_range_start' | 'port_range_end'
+> & { status: NodeRow['status'] };
+
+export class NodesRepository {
+  constructor(private readonly knex: Knex) {}
+
+  list(): Promise<NodeRow[]> {
+    return this.knex<NodeRow>('nodes').orderBy('id');
+  }
+
+  findById(id: number, trx?: Knex.Transaction): Promise<NodeRow | undefined> {
+    return (trx ?? this.knex)<NodeRow>('nodes').where({ id }).first();
+  }
+
+  findByName(name: string): Promise<NodeRow | undefined> {
+    return this.knex<NodeRow>('nodes').where({ name }).first();
+  }
+
+  /** Locks the node row: allocations on one node are serialised behind it. */
+  async lock(id: number, trx: Knex.Transaction): Promise<NodeRow | undefined> {
+    return trx<NodeRow>('nodes').where({ id }).forUpdate().first();
+  }
+
+  async insert(
+    values: Pick<NodeRow, 'name' | 'address' | 'token' | 'region' | 'public_host'> & NodeFacts,
+    gpus: Omit<NodeGpuRow, 'node_id'>[],
+  ): Promise<NodeRow> {
+    return this.knex.transaction(async (trx) => {
+      const [row] = await trx<NodeRow>('nodes')
+        .insert({ ...values, host_info: JSON.stringify(values.host_info) as never, last_heartbeat_at: new Date() })
+        .returning('*');
+      if (!row) throw new Error('insert returned no row');
+      await this.replaceGpus(row.id, gpus, trx);
+      return row;
+    });
+  }
+
+  async update(
+    id: number,
+    values: Partial<Pick<NodeRow, 'address' | 'token' | 'region' | 'public_host'>> & NodeFacts,
+    gpus: Omit<NodeGpuRow, 'node_id'>[],
+  ): Promise<void> {
+    await this.knex.transaction(async (trx) => {
+      await trx('nodes')
+        .where({ id })
+        .update({ ...values, host_info: JSON.stringify(values.host_info), last_heartbeat_at: new Date(), updated_at: new Date() });
+      await this.replaceGpus(id, gpus, trx);
+    });
+  }
+
+  private async replaceGpus(nodeId: number, gpus: Omit<NodeGpuRow, 'node_id'>[], trx: Knex.Transaction) {
+    const keep = gpus.map((g) => g.gpu_index);
+    await trx('node_gpus').where({ node_id: nodeId }).whereNotIn('gpu_index', keep).delete();
+    for (const gpu of gpus) {
+      await trx('node_gpus')
+        .insert({ node_id: nodeId, ...gpu })
+        .onConflict(['node_id', 'gpu_index'])
+        .merge(['uuid', 'model', 'memory_total_mib']);
+    }
+  }
+
+  gpus(nodeId: number, trx?: Knex.Transaction): Promise<NodeGpuRow[]> {
+    return (trx ?? this.knex)<NodeGpuRow>('node_gpus').where({ node_id: nodeId }).orderBy('gpu_index');
+  }
+
+  async heartbeat(id: number, dockerAvailable: boolean, at: Date): Promise<void> {
+    await this.knex('nodes')
+      .where({ id })
+      .update({
+        last_heartbeat_at: at,
+        docker_available: dockerAvailable,
+        status: this.knex.raw("CASE WHEN status = 'unsafe' THEN 'unsafe' ELSE 'online' END"),
+      });
+  }
+
+  /** Marks nodes offline whose last heartbeat is older than `before`; returns their ids. */
+  async markStaleOffline(before: Date): Promise<number[]> {
+    const rows = await this.knex('nodes')
+      .where('status', 'online')
+      .andWhere((q) => q.whereNull('last_heartbeat_at').orWhere('last_heartbeat_at', '<', before))
+      .update({ status: 'offline' })
+      .returning('id');
+    return rows.map((r: { id: number }) => r.id);
+  }
+
+  async setStatus(id: number, status: NodeRow['status']): Promise<void> {
+    await this.knex('nodes').where({ id }).update({ status });
+  }
+
+  async delete(id: number): Promise<void> {
+    await this.knex('nodes').where({ id }).delete();
+  }
+}

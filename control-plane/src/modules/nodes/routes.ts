@@ -1,0 +1,32 @@
+import Router from '@koa/router';
+import { type AppState, requireAdmin } from '../../framework/auth.js';
+import { idParam, parse } from '../../framework/validate.js';
+import { addNodeSchema } from './schema.js';
+import type { NodesService } from './service.js';
+
+export function nodeAdminRoutes(nodes: NodesService): Router<AppState> {
+  const router = new Router<AppState>({ prefix: '/api/admin/nodes' });
+  router.use(requireAdmin);
+
+  router.get('/', async (ctx) => {
+    const items = await nodes.listViews();
+    ctx.body = { items, total: items.length };
+  });
+
+  router.post('/', async (ctx) => {
+    const body = parse(addNodeSchema, ctx.request.body);
+    ctx.status = 201;
+    ctx.body = await nodes.add({ name: body.name, address: body.address, token: body.token, region: body.region, publicHost: body.public_host });
+  });
+
+  router.get('/:id', async (ctx) => {
+    ctx.body = await nodes.getView(idParam(ctx.params.id));
+  });
+
+  router.delete('/:id', async (ctx) => {
+    await nodes.remove(idParam(ctx.params.id));
+    ctx.body = { ok: true };
+  });
+
+  return router;
+}

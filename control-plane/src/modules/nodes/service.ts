@@ -1,0 +1,222 @@
+import type { HostInfo__Output } from '@gpucloud/proto';
+import { AgentCallError } from '../../agents/agent-client.js';
+import type { AgentPool } from '../../agents/agent-pool.js';
+import { AppError, conflict, notFound } from '../../framework/errors.js';
+import { isUniqueViolation } from '../users/service.js';
+import type { NodeFacts, NodeGpuRow, NodeRow, NodesRepository } from './repository.js';
+
+/** What the nodes module needs to know about containers (owned by the containers module). */
+export interface NodeUsage {
+  allocatedGpuIndices(nodeId: number): Promise<number[]>;
+  activeContainerCount(nodeId: number): Promise<number>;
+}
+
+export interface NodeView {
+  id: number;
+  name: string;
+  address: string;
+  region: string;
+  public_host: string;
+  status: NodeRow['status'];
+  last_heartbeat_at: string | null;
+  hostname: string;
+  cpu_model: string;
+  cpu_cores: number;
+  memory_total_bytes: number;
+  docker_available: boolean;
+  docker_error: string | null;
+  docker_version: string;
+  nvidia_driver_version: string;
+  container_toolkit_version: string;
+  unsafe_reason: string;
+  simulated: boolean;
+  gpu_model: string | null;
+  gpu_total: number;
+  gpu_allocated: number;
+  gpus: { index: number; uuid: string; model: string; memory_total_mib: number; allocated: boolean }[];
+}
+
+export interface AddNodeParams {
+  name: string;
+  address: string;
+  token: string;
+  region: string;
+  publicHost?: string | undefined;
+}
+
+const PROBE_TIMEOUT_MS = 5000;
+
+export function factsFromHostInfo(info: HostInfo__Output): { facts: NodeFacts; gpus: Omit<NodeGpuRow, 'node_id'>[] } {
+  const gpus = info.gpus.map((g) => ({
+    gpu_index: g.index,
+    uuid: g.uuid,
+    model: g.model,
+    memory_total_mib: Number(g.memoryTotalMib),
+  }));
+  return {
+    facts: {
+      host_info: { ...info, gpus: undefined } as unknown as Record<string, unknown>,
+      docker_available: info.dockerAvailable,
+      docker_error: info.dockerError || null,
+      simulated: info.simulated,
+      gpu_model: gpus[0]?.model ?? null,
+      gpu_total: gpus.length,
+      port_range_start: info.portRangeStart || 30000,
+      port_range_end: info.portRangeEnd || 39999,
+      status: info.unsafeReason ? 'unsafe' : 'online',
+    },
+    gpus,
+  };
+}
+
+/** The host users connect to: the configured public host, else the agent's, else the address host. */
+export function publicHostOf(node: Pick<NodeRow, 'public_host' | 'address' | 'host_info'>): string {
+  if (node.public_host) return node.public_host;
+  const reported = node.host_info?.publicHost;
+  if (typeof reported === 'string' && reported) return reported;
+  return node.address.replace(/:\d+$/, '').replace(/^\[|\]$/g, '');
+}
+
+export class NodesService {
+  constructor(
+    private readonly repo: NodesRepository,
+    private readonly agents: AgentPool,
+    private readonly usage: NodeUsage,
+  ) {}
+
+  private async probe(params: { address: string; token: string }): Promise<HostInfo__Output> {
+    const client = this.agents.transient({ address: params.address, token: params.token });
+    try {
+      return await client.getHostInfo(PROBE_TIMEOUT_MS);
+    } catch (err) {
+      if (err instanceof AgentCallError && err.code === 16 /* UNAUTHENTICATED */) {
+        throw new AppError(502, 'NODE_TOKEN_REJECTED', '节点拒绝了令牌，请检查节点令牌');
+      }
+      throw new AppError(502, 'NODE_UNREACHABLE', `无法连接节点 ${params.address}`);
+    } finally {
+      client.close();
+    }
+  }
+
+  async add(params: AddNodeParams): Promise<NodeView> {
+    if (await this.repo.findByName(params.name)) throw conflict('节点名称已存在', 'NODE_NAME_TAKEN');
+    const info = await this.probe(params);
+    const { facts, gpus } = factsFromHostInfo(info);
+    try {
+      const row = await this.repo.insert(
+        { name: params.name, address: params.address, token: params.token, region: params.region, public_host: params.publicHost ?? null, ...facts },
+        gpus,
+      );
+      return this.view(row);
+    } catch (err) {
+      if (isUniqueViolation(err)) throw conflict('节点名称已存在', 'NODE_NAME_TAKEN');
+      throw err;
+    }
+  }
+
+  /** Registers or updates a node by name (the local agent of `npm start`). */
+  async upsert(params: AddNodeParams): Promise<NodeRow> {
+    const info = await this.probe(params);
+    const { facts, gpus } = factsFromHostInfo(info);
+    const existing = await this.repo.findByName(params.name);
+    if (existing) {
+      await this.repo.update(
+        existing.id,
+        { address: params.address, token: params.token, region: params.region, public_host: params.publicHost ?? null, ...facts },
+        gpus,
+      );
+      return (await this.repo.findById(existing.id)) as NodeRow;
+    }
+    return this.repo.insert(
+      { name: params.name, address: params.address, token: params.token, region: params.region, public_host: params.publicHost ?? null, ...facts },
+      gpus,
+    );
+  }
+
+  /** Reads the host again and stores what it reports. */
+  async refresh(node: NodeRow): Promise<void> {
+    const info = await this.agents.get(node).getHostInfo(PROBE_TIMEOUT_MS);
+    const { facts, gpus } = factsFromHostInfo(info);
+    await this.repo.update(node.id, facts, gpus);
+  }
+
+  list(): Promise<NodeRow[]> {
+    return this.repo.list();
+  }
+
+  async require(id: number): Promise<NodeRow> {
+    const row = await this.repo.findById(id);
+    if (!row) throw notFound('节点不存在');
+    return row;
+  }
+
+  async listViews(): Promise<NodeView[]> {
+    const rows = await this.repo.list();
+    return Promise.all(rows.map((r) => this.view(r)));
+  }
+
+  async getView(id: number): Promise<NodeView> {
+    return this.view(await this.require(id));
+  }
+
+  async remove(id: number): Promise<void> {
+    await this.require(id);
+    if ((await this.usage.activeContainerCount(id)) > 0) {
+      throw conflict('节点上仍有容器，请先销毁容器', 'NODE_IN_USE');
+    }
+    await this.repo.delete(id);
+  }
+
+  gpus(nodeId: number): Promise<NodeGpuRow[]> {
+    return this.repo.gpus(nodeId);
+  }
+
+  heartbeat(nodeId: number, dockerAvailable: boolean): Promise<void> {
+    return this.repo.heartbeat(nodeId, dockerAvailable, new Date());
+  }
+
+  markStaleOffline(olderThanMs: number): Promise<number[]> {
+    return this.repo.markStaleOffline(new Date(Date.now() - olderThanMs));
+  }
+
+  setStatus(nodeId: number, status: NodeRow['status']): Promise<void> {
+    return this.repo.setStatus(nodeId, status);
+  }
+
+  private async view(row: NodeRow): Promise<NodeView> {
+    const [gpus, allocated] = await Promise.all([this.repo.gpus(row.id), this.usage.allocatedGpuIndices(row.id)]);
+    const taken = new Set(allocated);
+    const info = (row.host_info ?? {}) as Record<string, unknown>;
+    const text = (key: string) => (typeof info[key] === 'string' ? (info[key] as string) : '');
+    return {
+      id: row.id,
+      name: row.name,
+      address: row.address,
+      region: row.region,
+      public_host: publicHostOf(row),
+      status: row.status,
+      last_heartbeat_at: row.last_heartbeat_at ? row.last_heartbeat_at.toISOString() : null,
+      hostname: text('hostname'),
+      cpu_model: text('cpuModel'),
+      cpu_cores: Number(info.cpuCores ?? 0),
+      memory_total_bytes: Number(info.memoryTotalBytes ?? 0),
+      docker_available: row.docker_available,
+      docker_error: row.docker_error,
+      docker_version: text('dockerVersion'),
+      nvidia_driver_version: text('nvidiaDriverVersion'),
+      container_toolkit_version: text('containerToolkitVersion'),
+      unsafe_reason: text('unsafeReason'),
+      simulated: row.simulated,
+      gpu_model: row.gpu_model,
+      gpu_total: row.gpu_total,
+      gpu_allocated: taken.size,
+      gpus: gpus.map((g) => ({
+        index: g.gpu_index,
+        uuid: g.uuid,
+        model: g.model,
+        memory_total_mib: g.memory_total_mib,
+        allocated: taken.has(g.gpu_index),
+      })),
+    };
+  }
+}
