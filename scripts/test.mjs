@@ -1,0 +1,86 @@
+#!/usr/bin/env node
+// `npm test`: every suite of every package against real PostgreSQL, a real Docker engine and
+// a real browser. Ends with one summary line: `N passed, N failed, N skipped`.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { DATA_DIR, ROOT, ensureDependencies, ensureWebBuild, log } from './lib/setup.mjs';
+
+const PACKAGES = ['proto', 'node-agent', 'control-plane', 'web', 'e2e'];
+
+ensureDependencies();
+
+const missing = [];
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+if (!existsSync(chromium)) missing.push(`Chromium (${chromium}) for the browser tests: apt-get install chromium`);
+if (!existsSync('/usr/sbin/sshd')) missing.push('OpenSSH server (/usr/sbin/sshd) for the test image: apt-get install openssh-server');
+if (!existsSync('/bin/busybox') && !existsSync('/usr/bin/busybox')) missing.push('busybox for the test image: apt-get install busybox-static');
+if (missing.length > 0) {
+  console.error(`Cannot run the tests, missing:\n  - ${missing.join('\n  - ')}`);
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
+
+const { ensurePostgres } = await import('./lib/postgres.mjs');
+const { ensureDockerEngine } = await import('./lib/docker-engine.mjs');
+const { ensureBaseImage } = await import('./lib/base-image.mjs');
+
+let engine;
+try {
+  engine = await ensureDockerEngine({ dataDir: DATA_DIR, log });
+} catch (err) {
+  console.error(`Cannot run the tests: ${err.message}`);
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
+const image = ensureBaseImage({ dockerHost: engine.dockerHost, log });
+const pg = await ensurePostgres({ dataDir: DATA_DIR, name: 'pg-test', port: 5442, database: 'gpucloud_test', fresh: !process.env.DATABASE_URL, log });
+ensureWebBuild();
+
+for (const pkg of PACKAGES) rmSync(path.join(ROOT, pkg, 'test-results.json'), { force: true });
+const started = Date.now();
+const result = spawnSync(
+  'npx',
+  [
+    'lerna', 'run', 'test', '--no-bail', '--concurrency', '1', '--stream', '--skip-nx-cache',
+    '--', '--reporter=default', '--reporter=json', '--outputFile=test-results.json',
+  ],
+  {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, DATABASE_URL: pg.url, DOCKER_HOST: engine.dockerHost, GPUCLOUD_TEST_IMAGE: image, CHROMIUM_PATH: chromium },
+  },
+);
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+const lines = [];
+for (const pkg of PACKAGES) {
+  const file = path.join(ROOT, pkg, 'test-results.json');
+  if (!existsSync(file)) {
+    failed++;
+    lines.push(`  ${pkg}: no results (the suite did not run to the end)`);
+    continue;
+  }
+  const r = JSON.parse(readFileSync(file, 'utf8'));
+  const suiteErrors = (r.testResults ?? []).filter((s) => s.status === 'failed' && (s.assertionResults ?? []).length === 0).length;
+  passed += r.numPassedTests;
+  failed += r.numFailedTests + suiteErrors;
+  skipped += r.numPendingTests + r.numTodoTests;
+  if (r.numTotalTests === 0) {
+    failed++;
+    lines.push(`  ${pkg}: ran no test`);
+    continue;
+  }
+  lines.push(`  ${pkg}: ${r.numPassedTests} passed, ${r.numFailedTests + suiteErrors} failed, ${r.numPendingTests} skipped`);
+}
+
+await pg.stop().catch(() => {});
+if (engine.private) await engine.stop();
+
+console.log(`\nTest summary (${Math.round((Date.now() - started) / 1000)} s):`);
+for (const line of lines) console.log(line);
+if (result.status !== 0 && failed === 0) failed = 1;
+console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
+process.exit(failed > 0 ? 1 : 0);
