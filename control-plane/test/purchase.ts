@@ -1,0 +1,49 @@
+import type { RunningControlPlane } from '../src/platform.js';
+import { ADMIN, ApiClient } from './harness.js';
+import type { TestAgent } from './agents.js';
+
+export interface MarketFixture {
+  productId: number;
+  nodeId: number;
+  frameworkId: number;
+  versionId: number;
+  pricePerGpuHour: number;
+}
+
+/** Registers `agent` as a node through the admin API and gives it a cloud product. */
+export async function addNodeWithProduct(cp: RunningControlPlane, agent: TestAgent, name: string): Promise<MarketFixture> {
+  const admin = new ApiClient(cp.url);
+  await admin.login(ADMIN.username, ADMIN.password);
+  const res = await admin.request<{ id: number }>('POST', '/api/admin/nodes', { name, address: agent.address, token: agent.token, region: '测试区' });
+  if (res.status !== 201) throw new Error(`add node failed: ${JSON.stringify(res.body)}`);
+  const node = await cp.services.nodes.require(res.body.id);
+  await cp.services.products.ensureDefaultProduct(node, 199);
+  const products = await cp.services.products.list({});
+  const product = products.find((p) => p.node_id === node.id);
+  if (!product) throw new Error('no product');
+  const frameworks = await cp.services.catalogue.frameworks();
+  const base = frameworks.find((f) => f.name === 'Base');
+  if (!base) throw new Error('no Base framework');
+  const [version] = await cp.services.catalogue.versions(base.id);
+  if (!version) throw new Error('no Base version');
+  return { productId: product.id, nodeId: node.id, frameworkId: base.id, versionId: version.id, pricePerGpuHour: product.price };
+}
+
+export function purchaseBody(f: MarketFixture, overrides: Record<string, unknown> = {}) {
+  const gpuCount = (overrides.gpuCount as number | undefined) ?? 1;
+  return {
+    instanceName: 'test',
+    gpuCount,
+    needExpand: false,
+    imageType: 'public',
+    framework: f.frameworkId,
+    frameworkVersion: f.versionId,
+    custom_ports: [],
+    agreeTerms: true,
+    mounts: [],
+    billing_type: 'hourly',
+    duration: 1,
+    total_price: Math.round(f.pricePerGpuHour * 100 * gpuCount) / 100,
+    ...overrides,
+  };
+}

@@ -1,0 +1,18 @@
+import type { TestProject } from 'vitest/node';
+import { provideTestServices } from '../../scripts/lib/test-services.mjs';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    databaseUrl: string;
+    dockerHost: string;
+    testImage: string;
+  }
+}
+
+export default function setup(project: TestProject) {
+  return provideTestServices(project as unknown as { provide(key: string, value: unknown): void }, {
+    postgres: true,
+    pgName: 'pg-test-e2e',
+    pgPort: 5443,
+  });
+}

@@ -1,0 +1,95 @@
+import { existsSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { randomBytes } from 'node:crypto';
+import { type Config } from '@gpucloud/control-plane/config';
+import { type RunningControlPlane, startControlPlane } from '@gpucloud/control-plane/platform';
+import { startAgent } from '@gpucloud/node-agent';
+import knexFactory from 'knex';
+import { type Browser, chromium } from 'playwright-core';
+import { inject } from 'vitest';
+
+export const WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
+export const ADMIN = { username: 'admin', password: 'e2e-admin-password' };
+
+export interface Platform {
+  cp: RunningControlPlane;
+  url: string;
+  close(): Promise<void>;
+}
+
+async function createDatabase(): Promise<string> {
+  const base = inject('databaseUrl');
+  const name = `e2e_${randomBytes(6).toString('hex')}`;
+  const admin = knexFactory({ client: 'pg', connection: base, pool: { min: 0, max: 1 } });
+  try {
+    await admin.raw(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.destroy();
+  }
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/**
+ * The whole platform as `npm start` runs it: a real agent with 8 simulated GPUs on the test
+ * Docker engine (ports published on 127.0.0.1), registered as node "local", and the control
+ * plane serving the built console.
+ */
+export async function startPlatform(options: { console?: boolean } = {}): Promise<Platform> {
+  const serveConsole = options.console ?? true;
+  if (serveConsole && !existsSync(path.join(WEB_DIST, 'index.html'))) {
+    throw new Error(`the console is not built (${WEB_DIST}); run npm run build -w @gpucloud/web`);
+  }
+  const token = randomBytes(18).toString('hex');
+  const rangeStart = 45000 + Math.floor(Math.random() * 20) * 500;
+  const agent = await startAgent({
+    token,
+    listen: '127.0.0.1:0',
+    simulateGpus: '8xRTX4090',
+    dockerHost: inject('dockerHost'),
+    bindAddress: '127.0.0.1',
+    publicHost: '127.0.0.1',
+    portRange: `${rangeStart}-${rangeStart + 499}`,
+    volumeRoot: mkdtempSync(path.join(os.tmpdir(), 'gpucloud-e2e-volumes-')),
+    nodeName: 'local',
+    heartbeatIntervalMs: 1000,
+  });
+  const config: Config = {
+    port: 0,
+    host: '127.0.0.1',
+    databaseUrl: await createDatabase(),
+    secretKey: randomBytes(32),
+    adminUsername: ADMIN.username,
+    adminPassword: ADMIN.password,
+    webDist: serveConsole ? WEB_DIST : undefined,
+    sessionTtlHours: 24,
+    bootstrapNode: { name: 'local', address: `127.0.0.1:${agent.port}`, token, region: '本地', publicHost: '127.0.0.1' },
+    agentCallTimeoutMs: 60_000,
+    nodeOfflineAfterMs: 30_000,
+  };
+  const cp = await startControlPlane(config, () => {});
+  return {
+    cp,
+    url: cp.url,
+    async close() {
+      const live = await cp.knex('containers').whereNot('status', 'deleted').select('id');
+      for (const row of live) {
+        await cp.services.containers
+          .destroy({ id: 0, username: ADMIN.username, nickname: null, isAdmin: true }, row.id, { admin: true })
+          .catch(() => {});
+      }
+      await cp.close();
+      await agent.close();
+    },
+  };
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
+  });
+}

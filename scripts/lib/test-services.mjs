@@ -1,0 +1,26 @@
+// The real services every package's vitest globalSetup provides: PostgreSQL, a Docker engine
+// and the locally built base image. `npm test` starts them once and passes them in through the
+// environment; a package run on its own starts what is missing.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureBaseImage } from './base-image.mjs';
+import { ensureDockerEngine } from './docker-engine.mjs';
+import { ensurePostgres } from './postgres.mjs';
+
+const dataDir = path.resolve(fileURLToPath(new URL('../../.data', import.meta.url)));
+
+export async function provideTestServices(project, { postgres, pgName = 'pg-test-local', pgPort = 5444 } = {}) {
+  const cleanups = [];
+  if (postgres) {
+    const pg = await ensurePostgres({ dataDir, name: pgName, port: pgPort, database: 'postgres', fresh: !process.env.DATABASE_URL });
+    cleanups.push(() => pg.stop());
+    project.provide('databaseUrl', pg.url);
+  }
+  const engine = await ensureDockerEngine({ dataDir });
+  const image = process.env.GPUCLOUD_TEST_IMAGE ?? ensureBaseImage({ dockerHost: engine.dockerHost });
+  project.provide('dockerHost', engine.dockerHost);
+  project.provide('testImage', image);
+  return async () => {
+    for (const c of cleanups) await c();
+  };
+}
