@@ -2,9 +2,17 @@
 // `npm start`: the whole platform on this machine — embedded PostgreSQL, a local node agent on
 // the local Docker engine, and the control plane serving the console.
 import { spawn } from 'node:child_process';
-import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
-import { DATA_DIR, ROOT, ensureDependencies, ensureWebBuild, hasNvidiaGpu, loadSecrets, log } from './lib/setup.mjs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  DATA_DIR,
+  ensureDependencies,
+  ensureWebBuild,
+  hasNvidiaGpu,
+  loadSecrets,
+  log,
+  ROOT,
+} from './lib/setup.mjs';
 
 ensureDependencies();
 ensureWebBuild();
@@ -20,8 +28,18 @@ const publicHost = process.env.PUBLIC_HOST ?? '127.0.0.1';
 const adminUsername = process.env.ADMIN_USERNAME ?? 'admin';
 const adminPassword = process.env.ADMIN_PASSWORD ?? secrets.adminPassword;
 
-const pg = await ensurePostgres({ dataDir: DATA_DIR, name: 'postgres', port: 5433, database: 'gpucloud', log });
-log(process.env.DATABASE_URL ? '使用 DATABASE_URL 指定的 PostgreSQL' : `嵌入式 PostgreSQL 已启动 (${path.join(DATA_DIR, 'postgres')})`);
+const pg = await ensurePostgres({
+  dataDir: DATA_DIR,
+  name: 'postgres',
+  port: 5433,
+  database: 'gpucloud',
+  log,
+});
+log(
+  process.env.DATABASE_URL
+    ? '使用 DATABASE_URL 指定的 PostgreSQL'
+    : `嵌入式 PostgreSQL 已启动 (${path.join(DATA_DIR, 'postgres')})`,
+);
 
 let engine;
 try {
@@ -67,10 +85,14 @@ launch(
   'node-agent',
   'node-agent/src/main.ts',
   [
-    '--listen', `127.0.0.1:${agentPort}`,
-    '--public-host', publicHost,
-    '--bind-address', process.env.AGENT_BIND_ADDRESS ?? '0.0.0.0',
-    '--volume-root', path.join(DATA_DIR, 'volumes'),
+    '--listen',
+    `127.0.0.1:${agentPort}`,
+    '--public-host',
+    publicHost,
+    '--bind-address',
+    process.env.AGENT_BIND_ADDRESS ?? '0.0.0.0',
+    '--volume-root',
+    path.join(DATA_DIR, 'volumes'),
     ...(simulate ? ['--simulate-gpus', process.env.SIMULATE_GPUS ?? '8xRTX4090'] : []),
   ],
   {
@@ -115,4 +137,3 @@ if (!up) {
   log(`  本地节点: 127.0.0.1:${agentPort}${simulate ? ' (模拟 GPU: 本机没有 NVIDIA GPU)' : ''}`);
   log('  按 Ctrl+C 停止');
 }
-

@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { DATA_DIR, ROOT, ensureDependencies, ensureWebBuild, log } from './lib/setup.mjs';
+import { DATA_DIR, ensureDependencies, ensureWebBuild, log, ROOT } from './lib/setup.mjs';
 
 const PACKAGES = ['proto', 'node-agent', 'control-plane', 'web', 'e2e'];
 
@@ -12,9 +12,12 @@ ensureDependencies();
 
 const missing = [];
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-if (!existsSync(chromium)) missing.push(`Chromium (${chromium}) for the browser tests: apt-get install chromium`);
-if (!existsSync('/usr/sbin/sshd')) missing.push('OpenSSH server (/usr/sbin/sshd) for the test image: apt-get install openssh-server');
-if (!existsSync('/bin/busybox') && !existsSync('/usr/bin/busybox')) missing.push('busybox for the test image: apt-get install busybox-static');
+if (!existsSync(chromium))
+  missing.push(`Chromium (${chromium}) for the browser tests: apt-get install chromium`);
+if (!existsSync('/usr/sbin/sshd'))
+  missing.push('OpenSSH server (/usr/sbin/sshd) for the test image: apt-get install openssh-server');
+if (!existsSync('/bin/busybox') && !existsSync('/usr/bin/busybox'))
+  missing.push('busybox for the test image: apt-get install busybox-static');
 if (missing.length > 0) {
   console.error(`Cannot run the tests, missing:\n  - ${missing.join('\n  - ')}`);
   console.log('0 passed, 1 failed');
@@ -34,7 +37,14 @@ try {
   process.exit(1);
 }
 const image = ensureBaseImage({ dockerHost: engine.dockerHost, log });
-const pg = await ensurePostgres({ dataDir: DATA_DIR, name: 'pg-test', port: 5442, database: 'gpucloud_test', fresh: !process.env.DATABASE_URL, log });
+const pg = await ensurePostgres({
+  dataDir: DATA_DIR,
+  name: 'pg-test',
+  port: 5442,
+  database: 'gpucloud_test',
+  fresh: !process.env.DATABASE_URL,
+  log,
+});
 ensureWebBuild();
 
 for (const pkg of PACKAGES) rmSync(path.join(ROOT, pkg, 'test-results.json'), { force: true });
@@ -42,13 +52,29 @@ const started = Date.now();
 const result = spawnSync(
   'npx',
   [
-    'lerna', 'run', 'test', '--no-bail', '--concurrency', '1', '--stream', '--skip-nx-cache',
-    '--', '--reporter=default', '--reporter=json', '--outputFile=test-results.json',
+    'lerna',
+    'run',
+    'test',
+    '--no-bail',
+    '--concurrency',
+    '1',
+    '--stream',
+    '--skip-nx-cache',
+    '--',
+    '--reporter=default',
+    '--reporter=json',
+    '--outputFile=test-results.json',
   ],
   {
     cwd: ROOT,
     stdio: 'inherit',
-    env: { ...process.env, DATABASE_URL: pg.url, DOCKER_HOST: engine.dockerHost, GPUCLOUD_TEST_IMAGE: image, CHROMIUM_PATH: chromium },
+    env: {
+      ...process.env,
+      DATABASE_URL: pg.url,
+      DOCKER_HOST: engine.dockerHost,
+      GPUCLOUD_TEST_IMAGE: image,
+      CHROMIUM_PATH: chromium,
+    },
   },
 );
 
@@ -64,7 +90,9 @@ for (const pkg of PACKAGES) {
     continue;
   }
   const r = JSON.parse(readFileSync(file, 'utf8'));
-  const suiteErrors = (r.testResults ?? []).filter((s) => s.status === 'failed' && (s.assertionResults ?? []).length === 0).length;
+  const suiteErrors = (r.testResults ?? []).filter(
+    (s) => s.status === 'failed' && (s.assertionResults ?? []).length === 0,
+  ).length;
   passed += r.numPassedTests;
   failed += r.numFailedTests + suiteErrors;
   skipped += r.numPendingTests + r.numTodoTests;
@@ -73,7 +101,9 @@ for (const pkg of PACKAGES) {
     lines.push(`  ${pkg}: ran no test`);
     continue;
   }
-  lines.push(`  ${pkg}: ${r.numPassedTests} passed, ${r.numFailedTests + suiteErrors} failed, ${r.numPendingTests} skipped`);
+  lines.push(
+    `  ${pkg}: ${r.numPassedTests} passed, ${r.numFailedTests + suiteErrors} failed, ${r.numPendingTests} skipped`,
+  );
 }
 
 await pg.stop().catch(() => {});

@@ -44,7 +44,17 @@ export function buildServices(config: Config, knex: Knex, log: Logger) {
   const products = new CloudProductsService(new CloudProductsRepository(knex), nodes, agents, {
     allocatedGpuCounts: () => containersRepo.allocatedGpuCounts(),
   });
-  const containers = new ContainersService({ knex, repo: containersRepo, nodes, products, catalogue, users, agents, secrets, log });
+  const containers = new ContainersService({
+    knex,
+    repo: containersRepo,
+    nodes,
+    products,
+    catalogue,
+    users,
+    agents,
+    secrets,
+    log,
+  });
   return { agents, users, auth, nodes, catalogue, catalogueRepo, products, containers };
 }
 
@@ -59,7 +69,10 @@ export interface RunningControlPlane {
 }
 
 /** Migrates, seeds, registers the bootstrap node, serves HTTP and follows the nodes. */
-export async function startControlPlane(config: Config, log: Logger = consoleLogger): Promise<RunningControlPlane> {
+export async function startControlPlane(
+  config: Config,
+  log: Logger = consoleLogger,
+): Promise<RunningControlPlane> {
   const knex = createKnex(config.databaseUrl);
   await migrateLatest(knex);
   const services = buildServices(config, knex, log);
@@ -69,7 +82,13 @@ export async function startControlPlane(config: Config, log: Logger = consoleLog
   if (config.bootstrapNode) {
     const b = config.bootstrapNode;
     try {
-      const node = await services.nodes.upsert({ name: b.name, address: b.address, token: b.token, region: b.region, publicHost: b.publicHost });
+      const node = await services.nodes.upsert({
+        name: b.name,
+        address: b.address,
+        token: b.token,
+        region: b.region,
+        publicHost: b.publicHost,
+      });
       await services.products.ensureDefaultProduct(node, 199);
       log(`node ${b.name} (${b.address}) registered`);
     } catch (err) {

@@ -1,7 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { startAgent } from '@gpucloud/node-agent';
 import { inject } from 'vitest';
 
@@ -14,7 +14,9 @@ export interface TestAgent {
 let nextRange = 41000 + Math.floor(Math.random() * 40) * 500;
 
 /** A real agent on 127.0.0.1 with simulated GPUs, driving the test Docker engine. */
-export async function startTestAgent(options: { gpus?: string; dockerHost?: string } = {}): Promise<TestAgent> {
+export async function startTestAgent(
+  options: { gpus?: string; dockerHost?: string } = {},
+): Promise<TestAgent> {
   const token = randomBytes(18).toString('hex');
   const start = nextRange;
   nextRange += 200;

@@ -1,8 +1,8 @@
 import Docker from 'dockerode';
-import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import WebSocket from 'ws';
 import type { RunningControlPlane } from '../src/platform.js';
-import { type TestAgent, startTestAgent } from './agents.js';
+import { startTestAgent, type TestAgent } from './agents.js';
 import { ApiClient, startTestControlPlane } from './harness.js';
 import { addNodeWithProduct, type MarketFixture, purchaseBody } from './purchase.js';
 
@@ -33,7 +33,10 @@ beforeAll(async () => {
 afterAll(async () => {
   // Destroy whatever the tests left, through the platform, so Docker is clean.
   const rows = await cp.knex('containers').whereNot('status', 'deleted').select('id');
-  for (const row of rows) await cp.services.containers.destroy({ id: 0, username: 'admin', nickname: null, isAdmin: true }, row.id, { admin: true }).catch(() => {});
+  for (const row of rows)
+    await cp.services.containers
+      .destroy({ id: 0, username: 'admin', nickname: null, isAdmin: true }, row.id, { admin: true })
+      .catch(() => {});
   await cp?.close();
   await agent?.close();
 });
@@ -48,15 +51,34 @@ describe('nodes registry', () => {
   it('shows the node with its simulated GPUs, and refuses unreachable nodes and wrong tokens', async () => {
     const admin = new ApiClient(cp.url);
     await admin.login('admin', 'admin-password-for-tests');
-    const list = await admin.request<{ items: { name: string; status: string; gpu_total: number; simulated: boolean; docker_available: boolean; gpus: unknown[] }[] }>('GET', '/api/admin/nodes');
+    const list = await admin.request<{
+      items: {
+        name: string;
+        status: string;
+        gpu_total: number;
+        simulated: boolean;
+        docker_available: boolean;
+        gpus: unknown[];
+      }[];
+    }>('GET', '/api/admin/nodes');
     const node = list.body.items.find((n) => n.name === 'node-a');
     expect(node).toMatchObject({ status: 'online', gpu_total: 8, simulated: true, docker_available: true });
     expect(node?.gpus).toHaveLength(8);
 
-    const wrongToken = await admin.request<{ detail: string }>('POST', '/api/admin/nodes', { name: 'bad', address: agent.address, token: 'x'.repeat(20), region: '测试区' });
+    const wrongToken = await admin.request<{ detail: string }>('POST', '/api/admin/nodes', {
+      name: 'bad',
+      address: agent.address,
+      token: 'x'.repeat(20),
+      region: '测试区',
+    });
     expect(wrongToken.status).toBe(502);
     expect(wrongToken.body.detail).toBe('节点拒绝了令牌，请检查节点令牌');
-    const unreachable = await admin.request<{ detail: string }>('POST', '/api/admin/nodes', { name: 'gone', address: '127.0.0.1:1', token: 'y'.repeat(20), region: '测试区' });
+    const unreachable = await admin.request<{ detail: string }>('POST', '/api/admin/nodes', {
+      name: 'gone',
+      address: '127.0.0.1:1',
+      token: 'y'.repeat(20),
+      region: '测试区',
+    });
     expect(unreachable.status).toBe(502);
     expect(unreachable.body.detail).toContain('无法连接节点');
     expect(await cp.knex('nodes').whereIn('name', ['bad', 'gone'])).toHaveLength(0);
@@ -66,7 +88,11 @@ describe('nodes registry', () => {
 describe('purchase and lifecycle', () => {
   it('when a user buys one GPU by the hour, a running container with exactly that GPU is created', async () => {
     const api = await user('buyer1');
-    const res = await api.request<{ container_id: string; started: boolean }>('POST', `/api/cloud-products/${market.productId}/purchase`, purchaseBody(market));
+    const res = await api.request<{ container_id: string; started: boolean }>(
+      'POST',
+      `/api/cloud-products/${market.productId}/purchase`,
+      purchaseBody(market),
+    );
     expect(res.status).toBe(201);
     expect(res.body.started).toBe(true);
     const id = res.body.container_id;
@@ -74,14 +100,22 @@ describe('purchase and lifecycle', () => {
     const list = await api.request<{ items: ContainerView[]; total: number }>('GET', '/api/containers');
     expect(list.body.total).toBe(1);
     const c = list.body.items[0] as ContainerView;
-    expect(c).toMatchObject({ container_id: id, status: 'running', ssh_server: '127.0.0.1', simulated: true });
+    expect(c).toMatchObject({
+      container_id: id,
+      status: 'running',
+      ssh_server: '127.0.0.1',
+      simulated: true,
+    });
     expect(c.gpu_indices).toHaveLength(1);
     expect(c.password).toMatch(/^[A-Za-z0-9]{16}$/);
 
     const inspect = await docker().getContainer(`gpucloud-${id}`).inspect();
     expect(inspect.Config.Labels['gpucloud.container-id']).toBe(id);
     expect(inspect.Config.Env).toContain(`NVIDIA_VISIBLE_DEVICES=${c.gpu_indices[0]}`);
-    expect(inspect.HostConfig.PortBindings?.['22/tcp']?.[0]).toEqual({ HostIp: '127.0.0.1', HostPort: String(c.ssh_port) });
+    expect(inspect.HostConfig.PortBindings?.['22/tcp']?.[0]).toEqual({
+      HostIp: '127.0.0.1',
+      HostPort: String(c.ssh_port),
+    });
     expect(inspect.HostConfig.Privileged).toBe(false);
 
     const status = await api.request<{ status: string }>('GET', `/api/containers/${id}/status`);
@@ -95,14 +129,20 @@ describe('purchase and lifecycle', () => {
 
     expect((await api.request('DELETE', `/api/containers/${id}`)).status).toBe(200);
     expect((await api.request<{ total: number }>('GET', '/api/containers')).body.total).toBe(0);
-    await expect(docker().getContainer(`gpucloud-${id}`).inspect()).rejects.toMatchObject({ statusCode: 404 });
+    await expect(docker().getContainer(`gpucloud-${id}`).inspect()).rejects.toMatchObject({
+      statusCode: 404,
+    });
     expect(await cp.knex('gpu_allocations').where({ container_id: id })).toHaveLength(0);
     expect(await cp.knex('port_allocations').where({ container_id: id })).toHaveLength(0);
   });
 
   it("another user's container answers 404 and is left untouched", async () => {
     const owner = await user('owner2');
-    const res = await owner.request<{ container_id: string }>('POST', `/api/cloud-products/${market.productId}/purchase`, purchaseBody(market));
+    const res = await owner.request<{ container_id: string }>(
+      'POST',
+      `/api/cloud-products/${market.productId}/purchase`,
+      purchaseBody(market),
+    );
     const id = res.body.container_id;
     const intruder = await user('intruder2');
     for (const [method, path] of [
@@ -122,7 +162,11 @@ describe('purchase and lifecycle', () => {
 
   it('streams the container log over the WebSocket to its owner only', async () => {
     const api = await user('logger3');
-    const res = await api.request<{ container_id: string }>('POST', `/api/cloud-products/${market.productId}/purchase`, purchaseBody(market));
+    const res = await api.request<{ container_id: string }>(
+      'POST',
+      `/api/cloud-products/${market.productId}/purchase`,
+      purchaseBody(market),
+    );
     const id = res.body.container_id;
     const wsUrl = `${cp.url.replace('http', 'ws')}/api/containers/ws/${id}/logs?token=${api.token}`;
     const text = await new Promise<string>((resolve, reject) => {
@@ -143,7 +187,9 @@ describe('purchase and lifecycle', () => {
 
     const other = await user('logger3b');
     const code = await new Promise<number>((resolve) => {
-      const ws = new WebSocket(`${cp.url.replace('http', 'ws')}/api/containers/ws/${id}/logs?token=${other.token}`);
+      const ws = new WebSocket(
+        `${cp.url.replace('http', 'ws')}/api/containers/ws/${id}/logs?token=${other.token}`,
+      );
       ws.on('close', (c) => resolve(c));
     });
     expect(code).toBe(4404);
@@ -164,13 +210,21 @@ describe('purchase rules', () => {
       [{ custom_ports: [9999] }, 400, '端口号必须在10000-65535之间'],
       [{ custom_ports: [20001, 20001] }, 400, '该端口已添加'],
       [{ custom_ports: [20001, 20002, 20003, 20004, 20005, 20006] }, 400, '最多只能添加5个自定义端口'],
-      [{ mounts: [{ source: 'data', target: 'relative' }] }, 400, '挂载路径格式不正确，必须以/开头且只能包含字母、数字、下划线、点、横线'],
+      [
+        { mounts: [{ source: 'data', target: 'relative' }] },
+        400,
+        '挂载路径格式不正确，必须以/开头且只能包含字母、数字、下划线、点、横线',
+      ],
       [{ mounts: [{ source: '', target: '/data' }] }, 400, '请完善所有挂载点配置'],
       [{ framework: undefined }, 400, '请选择框架'],
       [{ gpuCount: 9, total_price: 17.91 }, 400, 'GPU数量不能超过8'],
     ];
     for (const [overrides, status, detail] of cases) {
-      const res = await api.request<{ detail: string }>('POST', `/api/cloud-products/${market.productId}/purchase`, purchaseBody(market, overrides));
+      const res = await api.request<{ detail: string }>(
+        'POST',
+        `/api/cloud-products/${market.productId}/purchase`,
+        purchaseBody(market, overrides),
+      );
       expect(res.status, JSON.stringify(overrides)).toBe(status);
       expect(res.body.detail, JSON.stringify(overrides)).toBe(detail);
     }
@@ -189,13 +243,25 @@ describe('purchase rules', () => {
       mounts: [],
     });
     const before = await cp.knex('gpu_allocations').count<{ count: string }[]>({ count: '*' });
-    const res = await api.request<{ detail: string }>('POST', `/api/cloud-products/${market.productId}/purchase`, purchaseBody(market, { frameworkVersion: versionId }));
+    const res = await api.request<{ detail: string }>(
+      'POST',
+      `/api/cloud-products/${market.productId}/purchase`,
+      purchaseBody(market, { frameworkVersion: versionId }),
+    );
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.body.detail).toMatch(/^创建失败：/);
-    expect(await cp.knex('containers').join('users', 'users.id', 'containers.user_id').where('users.username', 'failing5')).toHaveLength(0);
+    expect(
+      await cp
+        .knex('containers')
+        .join('users', 'users.id', 'containers.user_id')
+        .where('users.username', 'failing5'),
+    ).toHaveLength(0);
     const after = await cp.knex('gpu_allocations').count<{ count: string }[]>({ count: '*' });
     expect(after[0]?.count).toBe(before[0]?.count);
-    const leftovers = await docker().listContainers({ all: true, filters: { label: ['gpucloud.owner-name=failing5'] } });
+    const leftovers = await docker().listContainers({
+      all: true,
+      filters: { label: ['gpucloud.owner-name=failing5'] },
+    });
     expect(leftovers).toHaveLength(0);
   });
 
@@ -205,7 +271,13 @@ describe('purchase rules', () => {
       const m = await addNodeWithProduct(cp, local, 'node-race');
       const buyers = await Promise.all(Array.from({ length: 12 }, (_, i) => user(`racer${i}`)));
       const results = await Promise.all(
-        buyers.map((b) => b.request<{ container_id?: string; detail?: string }>('POST', `/api/cloud-products/${m.productId}/purchase`, purchaseBody(m))),
+        buyers.map((b) =>
+          b.request<{ container_id?: string; detail?: string }>(
+            'POST',
+            `/api/cloud-products/${m.productId}/purchase`,
+            purchaseBody(m),
+          ),
+        ),
       );
       const ok = results.filter((r) => r.status === 201);
       expect(ok).toHaveLength(8);
@@ -217,7 +289,10 @@ describe('purchase rules', () => {
       expect(new Set(gpus.map((g: { gpu_index: number }) => g.gpu_index)).size).toBe(8);
       const ports = await cp.knex('port_allocations').where({ node_id: m.nodeId }).select('host_port');
       expect(new Set(ports.map((p: { host_port: number }) => p.host_port)).size).toBe(ports.length);
-      const product = await buyers[0]?.request<{ gpu_count: string }>('GET', `/api/cloud-products/${m.productId}`);
+      const product = await buyers[0]?.request<{ gpu_count: string }>(
+        'GET',
+        `/api/cloud-products/${m.productId}`,
+      );
       expect(product?.body.gpu_count).toBe('0/8');
       for (const [i, r] of results.entries()) {
         if (r.status === 201) await buyers[i]?.request('DELETE', `/api/containers/${r.body.container_id}`);
@@ -232,7 +307,11 @@ describe('purchase rules', () => {
     try {
       const m = await addNodeWithProduct(cp, dockerless, 'node-nodocker');
       const api = await user('nodocker6');
-      const res = await api.request<{ detail: string; code: string }>('POST', `/api/cloud-products/${m.productId}/purchase`, purchaseBody(m));
+      const res = await api.request<{ detail: string; code: string }>(
+        'POST',
+        `/api/cloud-products/${m.productId}/purchase`,
+        purchaseBody(m),
+      );
       expect(res.status).toBe(503);
       expect(res.body.detail).toMatch(/节点的 Docker 服务不可用/);
       expect(await cp.knex('containers').where({ node_id: m.nodeId })).toHaveLength(0);

@@ -50,7 +50,12 @@ export class ApiClient {
 
   constructor(private readonly baseUrl: string) {}
 
-  async request<T = unknown>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: T }> {
+  async request<T = unknown>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<{ status: number; body: T }> {
     const res = await fetch(this.baseUrl + path, {
       method,
       headers: {
@@ -65,7 +70,11 @@ export class ApiClient {
   }
 
   async register(username: string, password = 'secret123'): Promise<void> {
-    const res = await this.request<{ token: string }>('POST', '/api/auth/register', { username, password, email: `${username}@example.com` });
+    const res = await this.request<{ token: string }>('POST', '/api/auth/register', {
+      username,
+      password,
+      email: `${username}@example.com`,
+    });
     if (res.status !== 201) throw new Error(`register failed: ${JSON.stringify(res.body)}`);
     this.token = res.body.token;
   }

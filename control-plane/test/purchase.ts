@@ -1,6 +1,6 @@
 import type { RunningControlPlane } from '../src/platform.js';
-import { ADMIN, ApiClient } from './harness.js';
 import type { TestAgent } from './agents.js';
+import { ADMIN, ApiClient } from './harness.js';
 
 export interface MarketFixture {
   productId: number;
@@ -11,10 +11,19 @@ export interface MarketFixture {
 }
 
 /** Registers `agent` as a node through the admin API and gives it a cloud product. */
-export async function addNodeWithProduct(cp: RunningControlPlane, agent: TestAgent, name: string): Promise<MarketFixture> {
+export async function addNodeWithProduct(
+  cp: RunningControlPlane,
+  agent: TestAgent,
+  name: string,
+): Promise<MarketFixture> {
   const admin = new ApiClient(cp.url);
   await admin.login(ADMIN.username, ADMIN.password);
-  const res = await admin.request<{ id: number }>('POST', '/api/admin/nodes', { name, address: agent.address, token: agent.token, region: '测试区' });
+  const res = await admin.request<{ id: number }>('POST', '/api/admin/nodes', {
+    name,
+    address: agent.address,
+    token: agent.token,
+    region: '测试区',
+  });
   if (res.status !== 201) throw new Error(`add node failed: ${JSON.stringify(res.body)}`);
   const node = await cp.services.nodes.require(res.body.id);
   await cp.services.products.ensureDefaultProduct(node, 199);
@@ -26,7 +35,13 @@ export async function addNodeWithProduct(cp: RunningControlPlane, agent: TestAge
   if (!base) throw new Error('no Base framework');
   const [version] = await cp.services.catalogue.versions(base.id);
   if (!version) throw new Error('no Base version');
-  return { productId: product.id, nodeId: node.id, frameworkId: base.id, versionId: version.id, pricePerGpuHour: product.price };
+  return {
+    productId: product.id,
+    nodeId: node.id,
+    frameworkId: base.id,
+    versionId: version.id,
+    pricePerGpuHour: product.price,
+  };
 }
 
 export function purchaseBody(f: MarketFixture, overrides: Record<string, unknown> = {}) {

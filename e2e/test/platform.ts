@@ -1,9 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { randomBytes } from 'node:crypto';
-import { type Config } from '@gpucloud/control-plane/config';
+import type { Config } from '@gpucloud/control-plane/config';
 import { type RunningControlPlane, startControlPlane } from '@gpucloud/control-plane/platform';
 import { startAgent } from '@gpucloud/node-agent';
 import knexFactory from 'knex';
@@ -66,7 +66,13 @@ export async function startPlatform(options: { console?: boolean } = {}): Promis
     adminPassword: ADMIN.password,
     webDist: serveConsole ? WEB_DIST : undefined,
     sessionTtlHours: 24,
-    bootstrapNode: { name: 'local', address: `127.0.0.1:${agent.port}`, token, region: '本地', publicHost: '127.0.0.1' },
+    bootstrapNode: {
+      name: 'local',
+      address: `127.0.0.1:${agent.port}`,
+      token,
+      region: '本地',
+      publicHost: '127.0.0.1',
+    },
     agentCallTimeoutMs: 60_000,
     nodeOfflineAfterMs: 30_000,
   };
@@ -78,7 +84,9 @@ export async function startPlatform(options: { console?: boolean } = {}): Promis
       const live = await cp.knex('containers').whereNot('status', 'deleted').select('id');
       for (const row of live) {
         await cp.services.containers
-          .destroy({ id: 0, username: ADMIN.username, nickname: null, isAdmin: true }, row.id, { admin: true })
+          .destroy({ id: 0, username: ADMIN.username, nickname: null, isAdmin: true }, row.id, {
+            admin: true,
+          })
           .catch(() => {});
       }
       await cp.close();
@@ -90,6 +98,15 @@ export async function startPlatform(options: { console?: boolean } = {}): Promis
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }

@@ -1,7 +1,13 @@
 import { Client } from 'ssh2';
 
 /** Runs `command` over SSH with a password, retrying the connection while sshd comes up. */
-export async function sshExec(opts: { host: string; port: number; password: string; command: string; timeoutMs?: number }): Promise<string> {
+export async function sshExec(opts: {
+  host: string;
+  port: number;
+  password: string;
+  command: string;
+  timeoutMs?: number;
+}): Promise<string> {
   const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
   let lastError: unknown;
   while (Date.now() < deadline) {
@@ -40,6 +46,13 @@ function once(opts: { host: string; port: number; password: string; command: str
         });
       })
       .on('error', reject)
-      .connect({ host: opts.host, port: opts.port, username: 'root', password: opts.password, readyTimeout: 10_000, hostVerifier: () => true });
+      .connect({
+        host: opts.host,
+        port: opts.port,
+        username: 'root',
+        password: opts.password,
+        readyTimeout: 10_000,
+        hostVerifier: () => true,
+      });
   });
 }

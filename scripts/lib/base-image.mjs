@@ -4,7 +4,17 @@
 // run sshd in the foreground, so a rented container is reachable over SSH like on a real host.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -52,7 +62,8 @@ function run(cmd, args, opts = {}) {
 
 function findBusybox() {
   for (const p of ['/bin/busybox', '/usr/bin/busybox']) {
-    if (existsSync(p) && run('sh', ['-c', `file -L ${p} 2>/dev/null || true`]).includes('dynamically')) continue;
+    if (existsSync(p) && run('sh', ['-c', `file -L ${p} 2>/dev/null || true`]).includes('dynamically'))
+      continue;
     if (existsSync(p)) return p;
   }
   throw new Error('busybox (static) is missing: apt-get install busybox-static');
@@ -88,14 +99,35 @@ export function ensureBaseImage({ dockerHost, log = console.log, tag = BASE_IMAG
     .update(readFileSync(busybox))
     .digest('hex')
     .slice(0, 16);
-  const existing = spawnSync('docker', ['image', 'inspect', '-f', '{{ index .Config.Labels "gpucloud.recipe" }}', tag], { env, encoding: 'utf8' });
+  const existing = spawnSync(
+    'docker',
+    ['image', 'inspect', '-f', '{{ index .Config.Labels "gpucloud.recipe" }}', tag],
+    { env, encoding: 'utf8' },
+  );
   if (existing.status === 0 && existing.stdout.trim() === fingerprint) return tag;
 
   log(`构建本地基础镜像 ${tag} (busybox + OpenSSH)…`);
   const work = mkdtempSync(path.join(os.tmpdir(), 'gpucloud-image-'));
   const rootfs = path.join(work, 'rootfs');
   try {
-    for (const d of ['bin', 'sbin', 'usr/bin', 'usr/sbin', 'usr/local/bin', 'etc/ssh', 'root/.ssh', 'run/sshd', 'var/empty', 'var/log', 'tmp', 'proc', 'sys', 'dev', 'home', 'workspace']) {
+    for (const d of [
+      'bin',
+      'sbin',
+      'usr/bin',
+      'usr/sbin',
+      'usr/local/bin',
+      'etc/ssh',
+      'root/.ssh',
+      'run/sshd',
+      'var/empty',
+      'var/log',
+      'tmp',
+      'proc',
+      'sys',
+      'dev',
+      'home',
+      'workspace',
+    ]) {
       mkdirSync(path.join(rootfs, d), { recursive: true });
     }
     chmodSync(path.join(rootfs, 'tmp'), 0o1777);
@@ -112,26 +144,45 @@ export function ensureBaseImage({ dockerHost, log = console.log, tag = BASE_IMAG
       copyWithParents(bin, rootfs);
       for (const lib of sharedLibs(bin)) copyWithParents(lib, rootfs);
     }
-    writeFileSync(path.join(rootfs, 'etc/passwd'), 'root:x:0:0:root:/root:/bin/sh\nsshd:x:100:65534:sshd:/run/sshd:/bin/false\nnobody:x:65534:65534:nobody:/nonexistent:/bin/false\n');
-    writeFileSync(path.join(rootfs, 'etc/shadow'), 'root:*:19000:0:99999:7:::\nsshd:*:19000:0:99999:7:::\nnobody:*:19000:0:99999:7:::\n', { mode: 0o600 });
+    writeFileSync(
+      path.join(rootfs, 'etc/passwd'),
+      'root:x:0:0:root:/root:/bin/sh\nsshd:x:100:65534:sshd:/run/sshd:/bin/false\nnobody:x:65534:65534:nobody:/nonexistent:/bin/false\n',
+    );
+    writeFileSync(
+      path.join(rootfs, 'etc/shadow'),
+      'root:*:19000:0:99999:7:::\nsshd:*:19000:0:99999:7:::\nnobody:*:19000:0:99999:7:::\n',
+      { mode: 0o600 },
+    );
     writeFileSync(path.join(rootfs, 'etc/group'), 'root:x:0:\nnogroup:x:65534:\n');
     writeFileSync(path.join(rootfs, 'etc/shells'), '/bin/sh\n/bin/ash\n');
-    writeFileSync(path.join(rootfs, 'etc/profile'), 'export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\nexport PS1="root@\\h:\\w# "\ncd /root 2>/dev/null\n');
+    writeFileSync(
+      path.join(rootfs, 'etc/profile'),
+      'export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\nexport PS1="root@\\h:\\w# "\ncd /root 2>/dev/null\n',
+    );
     writeFileSync(path.join(rootfs, 'etc/ssh/sshd_config'), SSHD_CONFIG);
     writeFileSync(path.join(rootfs, 'usr/local/bin/gpucloud-init'), INIT_SCRIPT, { mode: 0o755 });
     writeFileSync(path.join(rootfs, 'usr/sbin/chpasswd'), CHPASSWD_SCRIPT, { mode: 0o755 });
     const tarball = path.join(work, 'rootfs.tar');
     run('tar', ['-C', rootfs, '--numeric-owner', '--owner=0', '--group=0', '-cf', tarball, '.']);
-    run('docker', [
-      'import',
-      '--change', 'CMD ["/usr/local/bin/gpucloud-init"]',
-      '--change', 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
-      '--change', 'WORKDIR /root',
-      '--change', 'EXPOSE 22',
-      '--change', `LABEL gpucloud.recipe=${fingerprint}`,
-      tarball,
-      tag,
-    ], { env });
+    run(
+      'docker',
+      [
+        'import',
+        '--change',
+        'CMD ["/usr/local/bin/gpucloud-init"]',
+        '--change',
+        'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+        '--change',
+        'WORKDIR /root',
+        '--change',
+        'EXPOSE 22',
+        '--change',
+        `LABEL gpucloud.recipe=${fingerprint}`,
+        tarball,
+        tag,
+      ],
+      { env },
+    );
     return tag;
   } finally {
     rmSync(work, { recursive: true, force: true });

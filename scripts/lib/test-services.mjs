@@ -9,10 +9,19 @@ import { ensurePostgres } from './postgres.mjs';
 
 const dataDir = path.resolve(fileURLToPath(new URL('../../.data', import.meta.url)));
 
-export async function provideTestServices(project, { postgres, pgName = 'pg-test-local', pgPort = 5444 } = {}) {
+export async function provideTestServices(
+  project,
+  { postgres, pgName = 'pg-test-local', pgPort = 5444 } = {},
+) {
   const cleanups = [];
   if (postgres) {
-    const pg = await ensurePostgres({ dataDir, name: pgName, port: pgPort, database: 'postgres', fresh: !process.env.DATABASE_URL });
+    const pg = await ensurePostgres({
+      dataDir,
+      name: pgName,
+      port: pgPort,
+      database: 'postgres',
+      fresh: !process.env.DATABASE_URL,
+    });
     cleanups.push(() => pg.stop());
     project.provide('databaseUrl', pg.url);
   }

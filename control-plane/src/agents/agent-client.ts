@@ -1,7 +1,6 @@
-import * as grpc from '@grpc/grpc-js';
 import {
-  AUTH_METADATA_KEY,
   type AgentEvent__Output,
+  AUTH_METADATA_KEY,
   type ConsoleInput,
   type ConsoleOutput__Output,
   type ContainerInfo__Output,
@@ -15,6 +14,7 @@ import {
   type StreamLogsRequest,
   type WatchEventsRequest,
 } from '@gpucloud/proto';
+import * as grpc from '@grpc/grpc-js';
 
 /** What went wrong in a call to an agent, with the gRPC status code kept for mapping. */
 export class AgentCallError extends Error {
@@ -58,7 +58,9 @@ export class AgentClient {
     private readonly options: AgentClientOptions,
   ) {
     const Ctor = loadAgentProto().gpucloud.agent.v1.NodeAgent;
-    const credentials = options.tlsCa ? grpc.credentials.createSsl(options.tlsCa) : grpc.credentials.createInsecure();
+    const credentials = options.tlsCa
+      ? grpc.credentials.createSsl(options.tlsCa)
+      : grpc.credentials.createInsecure();
     this.client = new Ctor(endpoint.address, credentials, {
       'grpc.keepalive_time_ms': 30_000,
       'grpc.max_receive_message_length': 32 * 1024 * 1024,
@@ -75,19 +77,30 @@ export class AgentClient {
     return md;
   }
 
-  private unary<Req, Res>(method: string, fn: Unary<Req, Res>, request: Req, timeoutMs?: number): Promise<Res> {
+  private unary<Req, Res>(
+    method: string,
+    fn: Unary<Req, Res>,
+    request: Req,
+    timeoutMs?: number,
+  ): Promise<Res> {
     return new Promise((resolve, reject) => {
       const deadline = new Date(Date.now() + (timeoutMs ?? this.options.callTimeoutMs));
       fn.call(this.client, request, this.metadata(), { deadline }, (err, response) => {
         if (err) reject(new AgentCallError(err.code, err.details, method));
-        else if (response === undefined) reject(new AgentCallError(grpc.status.INTERNAL, 'empty response', method));
+        else if (response === undefined)
+          reject(new AgentCallError(grpc.status.INTERNAL, 'empty response', method));
         else resolve(response);
       });
     });
   }
 
   getHostInfo(timeoutMs?: number): Promise<HostInfo__Output> {
-    return this.unary('GetHostInfo', this.client.GetHostInfo as Unary<object, HostInfo__Output>, {}, timeoutMs);
+    return this.unary(
+      'GetHostInfo',
+      this.client.GetHostInfo as Unary<object, HostInfo__Output>,
+      {},
+      timeoutMs,
+    );
   }
 
   createContainer(request: CreateContainerRequest, timeoutMs = 15 * 60_000): Promise<ContainerInfo__Output> {
@@ -110,7 +123,10 @@ export class AgentClient {
   stopContainer(containerId: string, timeoutSeconds = 10): Promise<ContainerInfo__Output> {
     return this.unary(
       'StopContainer',
-      this.client.StopContainer as Unary<{ containerId: string; timeoutSeconds: number }, ContainerInfo__Output>,
+      this.client.StopContainer as Unary<
+        { containerId: string; timeoutSeconds: number },
+        ContainerInfo__Output
+      >,
       { containerId, timeoutSeconds },
     );
   }

@@ -1,10 +1,10 @@
 import type { AgentEvent__Output } from '@gpucloud/proto';
 import * as grpc from '@grpc/grpc-js';
-import type { AgentPool } from './agent-pool.js';
-import type { NodeRow } from '../modules/nodes/repository.js';
-import type { NodesService } from '../modules/nodes/service.js';
 import type { ContainersService } from '../modules/containers/service.js';
 import { statusFromAgent } from '../modules/containers/status.js';
+import type { NodeRow } from '../modules/nodes/repository.js';
+import type { NodesService } from '../modules/nodes/service.js';
+import type { AgentPool } from './agent-pool.js';
 
 interface Subscription {
   key: string;
@@ -63,7 +63,13 @@ export class NodeMonitor {
       const sub = this.subs.get(node.id);
       if (sub && sub.key === key) continue;
       if (sub) this.close(sub);
-      const fresh: Subscription = { key, call: undefined, retryTimer: undefined, failures: 0, reconciled: false };
+      const fresh: Subscription = {
+        key,
+        call: undefined,
+        retryTimer: undefined,
+        failures: 0,
+        reconciled: false,
+      };
       this.subs.set(node.id, fresh);
       this.subscribe(node, fresh);
     }
@@ -84,12 +90,16 @@ export class NodeMonitor {
 
   private subscribe(node: NodeRow, sub: Subscription): void {
     if (this.stopped) return;
-    const call = this.agents.get(node).watchEvents({ heartbeatIntervalMs: this.options.heartbeatIntervalMs, gpuSampleIntervalMs: 0 });
+    const call = this.agents
+      .get(node)
+      .watchEvents({ heartbeatIntervalMs: this.options.heartbeatIntervalMs, gpuSampleIntervalMs: 0 });
     sub.call = call;
     sub.reconciled = false;
     call.on('data', (event: AgentEvent__Output) => {
       sub.failures = 0;
-      this.handle(node, sub, event).catch((err) => this.options.log(`event from node ${node.name} failed`, err));
+      this.handle(node, sub, event).catch((err) =>
+        this.options.log(`event from node ${node.name} failed`, err),
+      );
     });
     const retry = (reason: string) => {
       if (this.stopped || sub.call !== call) return;

@@ -13,8 +13,10 @@ export class AppError extends Error {
 }
 
 export const badRequest = (detail: string, code = 'BAD_REQUEST') => new AppError(400, code, detail);
-export const unauthorized = (detail = '未登录或登录已过期', code = 'UNAUTHORIZED') => new AppError(401, code, detail);
-export const forbidden = (detail = '没有权限执行此操作', code = 'FORBIDDEN') => new AppError(403, code, detail);
+export const unauthorized = (detail = '未登录或登录已过期', code = 'UNAUTHORIZED') =>
+  new AppError(401, code, detail);
+export const forbidden = (detail = '没有权限执行此操作', code = 'FORBIDDEN') =>
+  new AppError(403, code, detail);
 export const notFound = (detail: string, code = 'NOT_FOUND') => new AppError(404, code, detail);
 export const conflict = (detail: string, code = 'CONFLICT') => new AppError(409, code, detail);
 export const unavailable = (detail: string, code = 'UNAVAILABLE') => new AppError(503, code, detail);

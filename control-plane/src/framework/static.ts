@@ -6,7 +6,8 @@ import send from 'koa-send';
 /** Serves the built console; unknown non-API GET paths get index.html (client-side routes). */
 export function serveConsole(root: string) {
   const index = path.join(root, 'index.html');
-  if (!existsSync(index)) throw new Error(`console build not found: ${index} (run npm run build -w @gpucloud/web)`);
+  if (!existsSync(index))
+    throw new Error(`console build not found: ${index} (run npm run build -w @gpucloud/web)`);
   return async (ctx: Context, next: Next) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     if (ctx.path.startsWith('/api/') || ctx.path === '/api') return next();
@@ -22,7 +23,15 @@ export function serveConsole(root: string) {
       });
       if (served) return;
     } catch (err) {
-      if (!(typeof err === 'object' && err !== null && 'status' in err && (err as { status: number }).status === 404)) throw err;
+      if (
+        !(
+          typeof err === 'object' &&
+          err !== null &&
+          'status' in err &&
+          (err as { status: number }).status === 404
+        )
+      )
+        throw err;
     }
     if (isAsset) return next();
     await send(ctx, 'index.html', { root });

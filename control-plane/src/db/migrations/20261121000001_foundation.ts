@@ -84,7 +84,10 @@ export async function up(knex: Knex): Promise<void> {
     t.string('icon', 255).notNullable().defaultTo('');
     t.text('description').notNullable().defaultTo('');
     t.string('category', 32).notNullable().defaultTo('all');
-    t.bigInteger('framework_version_id').notNullable().references('framework_versions.id').onDelete('CASCADE');
+    t.bigInteger('framework_version_id')
+      .notNullable()
+      .references('framework_versions.id')
+      .onDelete('CASCADE');
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
   });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningControlPlane } from '../../platform.js';
 import { ADMIN, ApiClient, startTestControlPlane } from '../../../test/harness.js';
+import type { RunningControlPlane } from '../../platform.js';
 
 let cp: RunningControlPlane;
 
@@ -14,17 +14,24 @@ afterAll(async () => {
 describe('register, login and logout', () => {
   it('registers a user who can then sign in, read the profile and sign out', async () => {
     const api = new ApiClient(cp.url);
-    const reg = await api.request<{ token: string; username: string; is_admin: boolean }>('POST', '/api/auth/register', {
-      username: 'alice',
-      password: 'secret123',
-      email: 'alice@example.com',
-    });
+    const reg = await api.request<{ token: string; username: string; is_admin: boolean }>(
+      'POST',
+      '/api/auth/register',
+      {
+        username: 'alice',
+        password: 'secret123',
+        email: 'alice@example.com',
+      },
+    );
     expect(reg.status).toBe(201);
     expect(reg.body.username).toBe('alice');
     expect(reg.body.is_admin).toBe(false);
 
     await api.login('alice', 'secret123');
-    const info = await api.request<{ username: string; email: string; balance: number }>('GET', '/api/user/info');
+    const info = await api.request<{ username: string; email: string; balance: number }>(
+      'GET',
+      '/api/user/info',
+    );
     expect(info.status).toBe(200);
     expect(info.body).toMatchObject({ username: 'alice', email: 'alice@example.com' });
 
@@ -54,7 +61,10 @@ describe('register, login and logout', () => {
       expect(res.status).toBe(400);
       expect(res.body.detail).toBe(detail);
     }
-    const empty = await api.request<{ detail: string }>('POST', '/api/auth/login', { username: '', password: '' });
+    const empty = await api.request<{ detail: string }>('POST', '/api/auth/login', {
+      username: '',
+      password: '',
+    });
     expect(empty.status).toBe(400);
     expect(empty.body.detail).toBe('请输入用户名和密码');
   });
@@ -62,10 +72,17 @@ describe('register, login and logout', () => {
   it('refuses a taken username and a wrong password', async () => {
     const api = new ApiClient(cp.url);
     await api.register('dave');
-    const again = await api.request<{ detail: string }>('POST', '/api/auth/register', { username: 'DAVE', password: 'secret123', email: 'd@example.com' });
+    const again = await api.request<{ detail: string }>('POST', '/api/auth/register', {
+      username: 'DAVE',
+      password: 'secret123',
+      email: 'd@example.com',
+    });
     expect(again.status).toBe(409);
     expect(again.body.detail).toBe('用户名已存在');
-    const wrong = await api.request<{ detail: string }>('POST', '/api/auth/login', { username: 'dave', password: 'nope-nope' });
+    const wrong = await api.request<{ detail: string }>('POST', '/api/auth/login', {
+      username: 'dave',
+      password: 'nope-nope',
+    });
     expect(wrong.status).toBe(401);
     expect(wrong.body.detail).toBe('用户名或密码错误');
   });

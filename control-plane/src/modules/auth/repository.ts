@@ -25,6 +25,9 @@ export class SessionsRepository {
   }
 
   async revoke(tokenHash: string, now: Date): Promise<void> {
-    await this.knex('sessions').where({ token_hash: tokenHash }).whereNull('revoked_at').update({ revoked_at: now });
+    await this.knex('sessions')
+      .where({ token_hash: tokenHash })
+      .whereNull('revoked_at')
+      .update({ revoked_at: now });
   }
 }

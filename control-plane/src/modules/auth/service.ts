@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { AuthUser, Authenticator } from '../../framework/auth.js';
+import type { Authenticator, AuthUser } from '../../framework/auth.js';
 import { forbidden, unauthorized } from '../../framework/errors.js';
 import { newToken } from '../../framework/ids.js';
 import type { User } from '../users/model.js';
@@ -24,7 +24,11 @@ export class AuthService implements Authenticator {
   ) {}
 
   async register(params: { username: string; password: string; email: string }): Promise<LoginResult> {
-    const user = await this.users.create({ username: params.username, password: params.password, email: params.email });
+    const user = await this.users.create({
+      username: params.username,
+      password: params.password,
+      email: params.email,
+    });
     return this.openSession(user);
   }
 

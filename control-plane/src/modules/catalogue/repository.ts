@@ -40,7 +40,9 @@ export class CatalogueRepository {
   }
 
   versions(frameworkId: number): Promise<FrameworkVersionRow[]> {
-    return this.knex<FrameworkVersionRow>('framework_versions').where({ framework_id: frameworkId }).orderBy('id');
+    return this.knex<FrameworkVersionRow>('framework_versions')
+      .where({ framework_id: frameworkId })
+      .orderBy('id');
   }
 
   version(id: number): Promise<FrameworkVersionRow | undefined> {

@@ -26,20 +26,32 @@ const CATALOGUE: SeedFramework[] = [
   {
     name: 'Base',
     ports: { ssh: 22 },
-    versions: [{ version: 'busybox-sshd (本地)', image: LOCAL_BASE_IMAGE, cuda_version: '', ports: { ssh: 22 } }],
+    versions: [
+      { version: 'busybox-sshd (本地)', image: LOCAL_BASE_IMAGE, cuda_version: '', ports: { ssh: 22 } },
+    ],
   },
   {
     name: 'PyTorch',
     ports: SSH_JUPYTER,
     versions: [
-      { version: '2.5.1-cuda12.4', image: 'pytorch/pytorch:2.5.1-cuda12.4-cudnn9-devel', cuda_version: '12.4' },
-      { version: '2.4.1-cuda12.1', image: 'pytorch/pytorch:2.4.1-cuda12.1-cudnn9-devel', cuda_version: '12.1' },
+      {
+        version: '2.5.1-cuda12.4',
+        image: 'pytorch/pytorch:2.5.1-cuda12.4-cudnn9-devel',
+        cuda_version: '12.4',
+      },
+      {
+        version: '2.4.1-cuda12.1',
+        image: 'pytorch/pytorch:2.4.1-cuda12.1-cudnn9-devel',
+        cuda_version: '12.1',
+      },
     ],
   },
   {
     name: 'TensorFlow',
     ports: { ...SSH_JUPYTER, tensorboard: 6006 },
-    versions: [{ version: '2.17.0-gpu', image: 'tensorflow/tensorflow:2.17.0-gpu-jupyter', cuda_version: '12.3' }],
+    versions: [
+      { version: '2.17.0-gpu', image: 'tensorflow/tensorflow:2.17.0-gpu-jupyter', cuda_version: '12.3' },
+    ],
   },
   {
     name: 'JAX',
@@ -50,14 +62,22 @@ const CATALOGUE: SeedFramework[] = [
     name: 'PaddlePaddle',
     ports: SSH_JUPYTER,
     versions: [
-      { version: '3.0.0-cuda12.3', image: 'paddlepaddle/paddle:3.0.0-gpu-cuda12.3-cudnn9.0-trt8.6', cuda_version: '12.3' },
+      {
+        version: '3.0.0-cuda12.3',
+        image: 'paddlepaddle/paddle:3.0.0-gpu-cuda12.3-cudnn9.0-trt8.6',
+        cuda_version: '12.3',
+      },
     ],
   },
   {
     name: 'Ubuntu',
     ports: SSH_JUPYTER,
     versions: [
-      { version: '22.04-cuda12.4-jupyter', image: 'nvidia/cuda:12.4.1-cudnn-devel-ubuntu22.04', cuda_version: '12.4' },
+      {
+        version: '22.04-cuda12.4-jupyter',
+        image: 'nvidia/cuda:12.4.1-cudnn-devel-ubuntu22.04',
+        cuda_version: '12.4',
+      },
     ],
   },
   {
@@ -76,12 +96,48 @@ const CATALOGUE: SeedFramework[] = [
 ];
 
 const IMAGES = [
-  { name: 'PyTorch 2.5.1', framework: 'PyTorch', version: '2.5.1-cuda12.4', category: 'pytorch', description: 'PyTorch 2.5.1 + CUDA 12.4 + cuDNN 9，预装 JupyterLab，适合深度学习训练与推理。' },
-  { name: 'TensorFlow 2.17', framework: 'TensorFlow', version: '2.17.0-gpu', category: 'tensorflow', description: 'TensorFlow 2.17 GPU 版，内置 Jupyter 与 TensorBoard。' },
-  { name: 'JAX 0.4.35', framework: 'JAX', version: '0.4.35-cuda12', category: 'ml', description: 'NVIDIA 优化的 JAX 容器，适合大规模数值计算与研究。' },
-  { name: 'PaddlePaddle 3.0', framework: 'PaddlePaddle', version: '3.0.0-cuda12.3', category: 'cv', description: '飞桨 3.0 GPU 版，适合 OCR、检测与中文 NLP 任务。' },
-  { name: 'Ubuntu 22.04 + CUDA 12.4 Jupyter', framework: 'Ubuntu', version: '22.04-cuda12.4-jupyter', category: 'all', description: '干净的 Ubuntu 22.04 + CUDA 12.4 开发环境，带 Jupyter。' },
-  { name: 'Windows 10 + CUDA 12.6', framework: 'Windows', version: 'win10-cuda12.6', category: 'all', description: 'Windows 10 桌面环境，支持远程桌面与 CUDA 12.6。' },
+  {
+    name: 'PyTorch 2.5.1',
+    framework: 'PyTorch',
+    version: '2.5.1-cuda12.4',
+    category: 'pytorch',
+    description: 'PyTorch 2.5.1 + CUDA 12.4 + cuDNN 9，预装 JupyterLab，适合深度学习训练与推理。',
+  },
+  {
+    name: 'TensorFlow 2.17',
+    framework: 'TensorFlow',
+    version: '2.17.0-gpu',
+    category: 'tensorflow',
+    description: 'TensorFlow 2.17 GPU 版，内置 Jupyter 与 TensorBoard。',
+  },
+  {
+    name: 'JAX 0.4.35',
+    framework: 'JAX',
+    version: '0.4.35-cuda12',
+    category: 'ml',
+    description: 'NVIDIA 优化的 JAX 容器，适合大规模数值计算与研究。',
+  },
+  {
+    name: 'PaddlePaddle 3.0',
+    framework: 'PaddlePaddle',
+    version: '3.0.0-cuda12.3',
+    category: 'cv',
+    description: '飞桨 3.0 GPU 版，适合 OCR、检测与中文 NLP 任务。',
+  },
+  {
+    name: 'Ubuntu 22.04 + CUDA 12.4 Jupyter',
+    framework: 'Ubuntu',
+    version: '22.04-cuda12.4-jupyter',
+    category: 'all',
+    description: '干净的 Ubuntu 22.04 + CUDA 12.4 开发环境，带 Jupyter。',
+  },
+  {
+    name: 'Windows 10 + CUDA 12.6',
+    framework: 'Windows',
+    version: 'win10-cuda12.6',
+    category: 'all',
+    description: 'Windows 10 桌面环境，支持远程桌面与 CUDA 12.6。',
+  },
 ];
 
 /** Idempotent: safe on every start. */

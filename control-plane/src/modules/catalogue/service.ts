@@ -36,7 +36,11 @@ export function containerPortsOf(ports: Record<string, number | string>): Contai
     }
   }
   const seen = new Set<number>();
-  return out.filter((p) => (seen.has(p.port) ? false : (seen.add(p.port), true)));
+  return out.filter((p) => {
+    if (seen.has(p.port)) return false;
+    seen.add(p.port);
+    return true;
+  });
 }
 
 function versionView(v: FrameworkVersionRow): FrameworkVersionView {

@@ -48,8 +48,10 @@ export class CloudProductsRepository {
     const q = this.base().where('cloud_products.enabled', true);
     if (filter.region) q.where('cloud_products.region', filter.region);
     if (filter.gpuTypes && filter.gpuTypes.length > 0) q.whereIn('cloud_products.gpu_type', filter.gpuTypes);
-    if (filter.systemType === 'windows') q.whereRaw("cloud_products.server_config->>'system_gpu_type' = 'windows'");
-    else if (filter.systemType) q.whereRaw("coalesce(cloud_products.server_config->>'system_gpu_type', '') <> 'windows'");
+    if (filter.systemType === 'windows')
+      q.whereRaw("cloud_products.server_config->>'system_gpu_type' = 'windows'");
+    else if (filter.systemType)
+      q.whereRaw("coalesce(cloud_products.server_config->>'system_gpu_type', '') <> 'windows'");
     return q.orderBy('cloud_products.id');
   }
 
@@ -58,17 +60,25 @@ export class CloudProductsRepository {
   }
 
   async regions(): Promise<string[]> {
-    const rows = await this.knex('cloud_products').where({ enabled: true }).distinct('region').orderBy('region');
+    const rows = await this.knex('cloud_products')
+      .where({ enabled: true })
+      .distinct('region')
+      .orderBy('region');
     return rows.map((r: { region: string }) => r.region);
   }
 
   async gpuTypes(): Promise<string[]> {
-    const rows = await this.knex('cloud_products').where({ enabled: true }).distinct('gpu_type').orderBy('gpu_type');
+    const rows = await this.knex('cloud_products')
+      .where({ enabled: true })
+      .distinct('gpu_type')
+      .orderBy('gpu_type');
     return rows.map((r: { gpu_type: string }) => r.gpu_type);
   }
 
   async countForNode(nodeId: number): Promise<number> {
-    const [row] = await this.knex('cloud_products').where({ node_id: nodeId }).count<{ count: string }[]>({ count: '*' });
+    const [row] = await this.knex('cloud_products')
+      .where({ node_id: nodeId })
+      .count<{ count: string }[]>({ count: '*' });
     return Number(row?.count ?? 0);
   }
 

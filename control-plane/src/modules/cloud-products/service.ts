@@ -63,7 +63,9 @@ export class CloudProductsService {
     private readonly usage: GpuUsage,
   ) {}
 
-  async list(filter: ProductFilter & { gpuCount?: number | undefined; status?: string | undefined }): Promise<CloudProductView[]> {
+  async list(
+    filter: ProductFilter & { gpuCount?: number | undefined; status?: string | undefined },
+  ): Promise<CloudProductView[]> {
     const [rows, counts] = await Promise.all([this.repo.list(filter), this.usage.allocatedGpuCounts()]);
     return rows
       .map((r) => productView(r, counts.get(r.node_id) ?? 0))
@@ -73,7 +75,7 @@ export class CloudProductsService {
 
   async get(id: number): Promise<CloudProductView> {
     const row = await this.repo.find(id);
-    if (!row || !row.enabled) throw notFound('服务器不存在');
+    if (!row?.enabled) throw notFound('服务器不存在');
     const counts = await this.usage.allocatedGpuCounts();
     return productView(row, counts.get(row.node_id) ?? 0);
   }
@@ -81,7 +83,7 @@ export class CloudProductsService {
   /** The product with its node, for a purchase. */
   async forPurchase(id: number): Promise<{ product: CloudProductRecord; node: NodeRow }> {
     const product = await this.repo.find(id);
-    if (!product || !product.enabled) throw notFound('服务器不存在');
+    if (!product?.enabled) throw notFound('服务器不存在');
     return { product, node: await this.nodes.require(product.node_id) };
   }
 

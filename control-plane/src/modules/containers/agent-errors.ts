@@ -4,7 +4,8 @@ import { AppError } from '../../framework/errors.js';
 
 /** Turns a failed agent call into what the user sees; `action` names what failed (创建容器失败). */
 export function agentError(err: unknown, action: string): AppError {
-  if (!(err instanceof AgentCallError)) return err instanceof AppError ? err : new AppError(500, 'INTERNAL', action);
+  if (!(err instanceof AgentCallError))
+    return err instanceof AppError ? err : new AppError(500, 'INTERNAL', action);
   switch (err.code) {
     case grpc.status.UNAVAILABLE:
     case grpc.status.DEADLINE_EXCEEDED:

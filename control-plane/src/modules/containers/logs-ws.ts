@@ -1,6 +1,6 @@
 import { StringDecoder } from 'node:string_decoder';
-import Router from '@koa/router';
 import * as grpc from '@grpc/grpc-js';
+import Router from '@koa/router';
 import type { Context } from 'koa';
 import type WebSocket from 'ws';
 import type { AgentPool } from '../../agents/agent-pool.js';
@@ -19,7 +19,11 @@ const CLOSE_UPSTREAM = 4502;
  * WebSocket routes (koa-websocket has its own middleware stack, so auth is done here):
  * `/api/containers/ws/{id}/logs?token=…` streams the container's log as text frames.
  */
-export function containerWsRoutes(deps: { auth: Authenticator; containers: ContainersService; agents: AgentPool }) {
+export function containerWsRoutes(deps: {
+  auth: Authenticator;
+  containers: ContainersService;
+  agents: AgentPool;
+}) {
   const router = new Router();
 
   router.get('/api/containers/ws/:id/logs', async (ctx) => {
@@ -38,7 +42,9 @@ export function containerWsRoutes(deps: { auth: Authenticator; containers: Conta
       return;
     }
     const tail = Math.min(Math.max(Number(ctx.query.tail ?? 200) || 200, 1), 5000);
-    const call = deps.agents.get(target.node).streamLogs({ containerId: target.container.id, follow: true, tail });
+    const call = deps.agents
+      .get(target.node)
+      .streamLogs({ containerId: target.container.id, follow: true, tail });
     const decoders = [new StringDecoder('utf8'), new StringDecoder('utf8')];
     call.on('data', (chunk: { stream: string; data: Buffer }) => {
       const decoder = decoders[chunk.stream === 'STDERR' ? 1 : 0] as StringDecoder;

@@ -1,6 +1,14 @@
 import type { Knex } from 'knex';
 
-export type ContainerStatus = 'creating' | 'starting' | 'running' | 'stopped' | 'error' | 'failed' | 'not_found' | 'deleted';
+export type ContainerStatus =
+  | 'creating'
+  | 'starting'
+  | 'running'
+  | 'stopped'
+  | 'error'
+  | 'failed'
+  | 'not_found'
+  | 'deleted';
 
 export interface PortMapping {
   name: string;
@@ -100,11 +108,31 @@ export class ContainersRepository {
     return { items, total: Number(counted[0]?.count ?? 0) };
   }
 
-  async insert(row: Omit<ContainerRow, 'created_at' | 'started_at' | 'stopped_at' | 'expires_at' | 'deleted_at' | 'total_cost_fen' | 'start_error'>, trx: Knex.Transaction): Promise<void> {
-    await trx('containers').insert({ ...row, ports: JSON.stringify(row.ports), mounts: JSON.stringify(row.mounts) });
+  async insert(
+    row: Omit<
+      ContainerRow,
+      | 'created_at'
+      | 'started_at'
+      | 'stopped_at'
+      | 'expires_at'
+      | 'deleted_at'
+      | 'total_cost_fen'
+      | 'start_error'
+    >,
+    trx: Knex.Transaction,
+  ): Promise<void> {
+    await trx('containers').insert({
+      ...row,
+      ports: JSON.stringify(row.ports),
+      mounts: JSON.stringify(row.mounts),
+    });
   }
 
-  async update(id: string, values: Partial<Omit<ContainerRow, 'id' | 'ports' | 'mounts'>>, trx?: Knex.Transaction): Promise<void> {
+  async update(
+    id: string,
+    values: Partial<Omit<ContainerRow, 'id' | 'ports' | 'mounts'>>,
+    trx?: Knex.Transaction,
+  ): Promise<void> {
     await (trx ?? this.knex)('containers').where({ id }).update(values);
   }
 
@@ -125,7 +153,10 @@ export class ContainersRepository {
   }
 
   async allocatedGpuCounts(): Promise<Map<number, number>> {
-    const rows = await this.knex('gpu_allocations').select('node_id').count<{ node_id: number; count: string }[]>({ count: '*' }).groupBy('node_id');
+    const rows = await this.knex('gpu_allocations')
+      .select('node_id')
+      .count<{ node_id: number; count: string }[]>({ count: '*' })
+      .groupBy('node_id');
     return new Map(rows.map((r) => [r.node_id, Number(r.count)]));
   }
 
@@ -134,22 +165,38 @@ export class ContainersRepository {
     return rows.map((r: { host_port: number }) => r.host_port);
   }
 
-  async allocate(nodeId: number, containerId: string, gpuIndices: number[], hostPorts: number[], trx: Knex.Transaction): Promise<void> {
+  async allocate(
+    nodeId: number,
+    containerId: string,
+    gpuIndices: number[],
+    hostPorts: number[],
+    trx: Knex.Transaction,
+  ): Promise<void> {
     if (gpuIndices.length > 0) {
-      await trx('gpu_allocations').insert(gpuIndices.map((gpu_index) => ({ node_id: nodeId, gpu_index, container_id: containerId })));
+      await trx('gpu_allocations').insert(
+        gpuIndices.map((gpu_index) => ({ node_id: nodeId, gpu_index, container_id: containerId })),
+      );
     }
     if (hostPorts.length > 0) {
-      await trx('port_allocations').insert(hostPorts.map((host_port) => ({ node_id: nodeId, host_port, container_id: containerId })));
+      await trx('port_allocations').insert(
+        hostPorts.map((host_port) => ({ node_id: nodeId, host_port, container_id: containerId })),
+      );
     }
   }
 
   async activeCount(nodeId: number): Promise<number> {
-    const [row] = await this.knex('containers').where({ node_id: nodeId }).whereNot('status', 'deleted').count<{ count: string }[]>({ count: '*' });
+    const [row] = await this.knex('containers')
+      .where({ node_id: nodeId })
+      .whereNot('status', 'deleted')
+      .count<{ count: string }[]>({ count: '*' });
     return Number(row?.count ?? 0);
   }
 
   /** Live containers of a node (for reconciling with what the agent reports). */
   async liveOnNode(nodeId: number): Promise<Pick<ContainerRow, 'id' | 'status'>[]> {
-    return this.knex('containers').where({ node_id: nodeId }).whereNotIn('status', ['deleted', 'creating']).select('id', 'status');
+    return this.knex('containers')
+      .where({ node_id: nodeId })
+      .whereNotIn('status', ['deleted', 'creating'])
+      .select('id', 'status');
   }
 }

@@ -52,9 +52,15 @@ export function containerRoutes(containers: ContainersService): Router<AppState>
 
 const adminListQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),
-  size: z.coerce.number().int().refine((n) => [10, 20, 50, 100].includes(n), '每页条数只能是 10、20、50 或 100').default(20),
+  size: z.coerce
+    .number()
+    .int()
+    .refine((n) => [10, 20, 50, 100].includes(n), '每页条数只能是 10、20、50 或 100')
+    .default(20),
   username: z.string().trim().max(64).optional(),
-  status: z.enum(['running', 'starting', 'stopped', 'error', 'failed', 'not_found', 'deleted', 'creating']).optional(),
+  status: z
+    .enum(['running', 'starting', 'stopped', 'error', 'failed', 'not_found', 'deleted', 'creating'])
+    .optional(),
 });
 
 export function containerAdminRoutes(containers: ContainersService): Router<AppState> {
@@ -64,7 +70,12 @@ export function containerAdminRoutes(containers: ContainersService): Router<AppS
 
   router.get('/', async (ctx) => {
     const q = parse(adminListQuery, ctx.query);
-    ctx.body = await containers.listAll({ page: q.page, size: q.size, username: q.username || undefined, status: q.status });
+    ctx.body = await containers.listAll({
+      page: q.page,
+      size: q.size,
+      username: q.username || undefined,
+      status: q.status,
+    });
   });
   router.post('/:id/start', async (ctx) => {
     ctx.body = await containers.start(currentUser(ctx), containerId(ctx.params.id), admin);

@@ -14,7 +14,10 @@ const mountSchema = z.object({
     .trim()
     .min(1, '请完善所有挂载点配置')
     .regex(MOUNT_TARGET_PATTERN, '挂载路径格式不正确，必须以/开头且只能包含字母、数字、下划线、点、横线')
-    .refine((t) => !t.split('/').includes('..'), '挂载路径格式不正确，必须以/开头且只能包含字母、数字、下划线、点、横线'),
+    .refine(
+      (t) => !t.split('/').includes('..'),
+      '挂载路径格式不正确，必须以/开头且只能包含字母、数字、下划线、点、横线',
+    ),
 });
 
 export const purchaseSchema = z.object({
@@ -26,8 +29,14 @@ export const purchaseSchema = z.object({
     .max(8, 'GPU数量不能超过8'),
   needExpand: z.boolean().optional().default(false),
   imageType: z.enum(['public', 'custom']).optional().default('public'),
-  framework: z.coerce.number({ required_error: '请选择框架', invalid_type_error: '请选择框架' }).int().positive('请选择框架'),
-  frameworkVersion: z.coerce.number({ required_error: '请选择版本', invalid_type_error: '请选择版本' }).int().positive('请选择版本'),
+  framework: z.coerce
+    .number({ required_error: '请选择框架', invalid_type_error: '请选择框架' })
+    .int()
+    .positive('请选择框架'),
+  frameworkVersion: z.coerce
+    .number({ required_error: '请选择版本', invalid_type_error: '请选择版本' })
+    .int()
+    .positive('请选择版本'),
   frame_ports: z.unknown().optional(),
   custom_ports: z
     .array(

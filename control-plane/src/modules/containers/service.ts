@@ -1,5 +1,5 @@
-import type { Knex } from 'knex';
 import type { ContainerSpec } from '@gpucloud/proto';
+import type { Knex } from 'knex';
 import { AgentCallError } from '../../agents/agent-client.js';
 import type { AgentPool } from '../../agents/agent-pool.js';
 import type { AuthUser } from '../../framework/auth.js';
@@ -15,7 +15,7 @@ import type { NodesService } from '../nodes/service.js';
 import { BILLING_TYPES, totalPriceFen } from '../pricing/pricing.js';
 import { authorizedKeys, type UsersService } from '../users/service.js';
 import { agentError } from './agent-errors.js';
-import type { ContainerRecord, ContainersRepository, ContainerStatus, PortMapping } from './repository.js';
+import type { ContainerRecord, ContainerStatus, ContainersRepository, PortMapping } from './repository.js';
 import type { PurchaseInput } from './schema.js';
 import { statusFromAgent } from './status.js';
 import { type ContainerView, containerView } from './view.js';
@@ -57,7 +57,12 @@ export class ContainersService {
     return { items: items.map((c) => containerView(c, this.d.secrets)), total };
   }
 
-  async listAll(filter: { page: number; size: number; username?: string | undefined; status?: string | undefined }) {
+  async listAll(filter: {
+    page: number;
+    size: number;
+    username?: string | undefined;
+    status?: string | undefined;
+  }) {
     const { items, total } = await this.d.repo.list({
       username: filter.username,
       status: filter.status,
@@ -93,7 +98,10 @@ export class ContainersService {
     });
     const windowsServer = product.server_config.system_gpu_type === 'windows';
     if ((version.system_type === 'windows') !== windowsServer) {
-      throw badRequest(windowsServer ? '该服务器仅支持 Windows 镜像' : 'Windows 镜像仅可用于 Windows 服务器', 'SYSTEM_TYPE_MISMATCH');
+      throw badRequest(
+        windowsServer ? '该服务器仅支持 Windows 镜像' : 'Windows 镜像仅可用于 Windows 服务器',
+        'SYSTEM_TYPE_MISMATCH',
+      );
     }
     const billing = BILLING_TYPES[input.billing_type];
     if (input.duration > billing.maxDuration) {
@@ -115,7 +123,8 @@ export class ContainersService {
 
     const frameworkPorts = containerPortsOf(version.ports);
     for (const port of input.custom_ports) {
-      if (frameworkPorts.some((p) => p.port === port)) throw badRequest('该端口与框架默认端口重复', 'PORT_FRAMEWORK_CLASH');
+      if (frameworkPorts.some((p) => p.port === port))
+        throw badRequest('该端口与框架默认端口重复', 'PORT_FRAMEWORK_CLASH');
     }
     if (input.mounts.length > 0) {
       // Volumes arrive with the storage module; until then no source can be the user's volume.
@@ -127,7 +136,10 @@ export class ContainersService {
     try {
       const host = await agent.getHostInfo(5000);
       if (!host.dockerAvailable) {
-        throw unavailable(`节点的 Docker 服务不可用${host.dockerError ? `：${host.dockerError}` : ''}`, 'DOCKER_UNAVAILABLE');
+        throw unavailable(
+          `节点的 Docker 服务不可用${host.dockerError ? `：${host.dockerError}` : ''}`,
+          'DOCKER_UNAVAILABLE',
+        );
       }
       occupied = new Set(await agent.listOccupiedPorts());
     } catch (err) {
@@ -141,7 +153,19 @@ export class ContainersService {
     if (!owner) throw notFound('用户不存在');
     const id = newId('c');
     const password = newPassword();
-    const allocation = await this.allocate({ id, user, node, productId, version, input, frameworkPorts, occupied, password, gpuType: product.gpu_type, priceFen: product.price_fen });
+    const allocation = await this.allocate({
+      id,
+      user,
+      node,
+      productId,
+      version,
+      input,
+      frameworkPorts,
+      occupied,
+      password,
+      gpuType: product.gpu_type,
+      priceFen: product.price_fen,
+    });
 
     const spec: ContainerSpec = {
       containerId: id,
@@ -150,14 +174,24 @@ export class ContainersService {
       displayName: input.instanceName || id,
       image: version.image,
       gpuDeviceIds: allocation.gpuIndices.map(String),
-      ports: allocation.ports.map((p) => ({ containerPort: p.container_port, hostPort: p.host_port, name: p.name, protocol: 'PROTOCOL_TCP' })),
+      ports: allocation.ports.map((p) => ({
+        containerPort: p.container_port,
+        hostPort: p.host_port,
+        name: p.name,
+        protocol: 'PROTOCOL_TCP',
+      })),
       mounts: [],
       resources: { memoryBytes: String(memoryBytes(product.memory)), pidsLimit: '4096' },
       env: {},
       labels: { 'gpucloud.cloud-product': String(productId) },
     };
     try {
-      const info = await agent.createContainer({ spec, rootPassword: password, authorizedKeys: authorizedKeys(owner), start: true });
+      const info = await agent.createContainer({
+        spec,
+        rootPassword: password,
+        authorizedKeys: authorizedKeys(owner),
+        start: true,
+      });
       const status = statusFromAgent(info);
       const startError = info.startError || (status === 'running' ? null : '容器未能启动');
       await this.d.repo.update(id, {
@@ -165,7 +199,9 @@ export class ContainersService {
         started_at: status === 'running' ? new Date() : null,
         start_error: startError,
       });
-      return status === 'running' ? { container_id: id, started: true } : { container_id: id, started: false, start_error: startError ?? undefined };
+      return status === 'running'
+        ? { container_id: id, started: true }
+        : { container_id: id, started: false, start_error: startError ?? undefined };
     } catch (err) {
       await this.d.repo.deleteRow(id);
       if (err instanceof AgentCallError && err.unreachable) {
@@ -212,7 +248,8 @@ export class ContainersService {
         ports.push({ name: fp.name, container_port: fp.port, host_port: candidate, custom: false });
         blocked.add(candidate);
       }
-      for (const port of p.input.custom_ports) ports.push({ name: 'custom', container_port: port, host_port: port, custom: true });
+      for (const port of p.input.custom_ports)
+        ports.push({ name: 'custom', container_port: port, host_port: port, custom: true });
 
       await this.d.repo.insert(
         {
@@ -235,7 +272,13 @@ export class ContainersService {
         },
         trx,
       );
-      await this.d.repo.allocate(p.node.id, p.id, gpuIndices, ports.map((x) => x.host_port), trx);
+      await this.d.repo.allocate(
+        p.node.id,
+        p.id,
+        gpuIndices,
+        ports.map((x) => x.host_port),
+        trx,
+      );
       return { gpuIndices, ports };
     });
   }
@@ -254,7 +297,9 @@ export class ContainersService {
     const owner = await this.d.users.findById(c.user_id);
     await this.d.repo.update(id, { status: 'starting' });
     try {
-      const info = await this.d.agents.get(node).startContainer({ containerId: id, authorizedKeys: owner ? authorizedKeys(owner) : [] });
+      const info = await this.d.agents
+        .get(node)
+        .startContainer({ containerId: id, authorizedKeys: owner ? authorizedKeys(owner) : [] });
       const status = statusFromAgent(info);
       await this.d.repo.update(id, {
         status,
@@ -263,7 +308,10 @@ export class ContainersService {
       });
     } catch (err) {
       const failure = agentError(err, '启动容器失败');
-      await this.d.repo.update(id, { status: err instanceof AgentCallError && err.code === 5 ? 'not_found' : 'error', start_error: failure.detail });
+      await this.d.repo.update(id, {
+        status: err instanceof AgentCallError && err.code === 5 ? 'not_found' : 'error',
+        start_error: failure.detail,
+      });
       throw failure;
     }
     return this.get(actor, id, opts);
@@ -275,7 +323,10 @@ export class ContainersService {
     const node = await this.nodeOf(c);
     try {
       const info = await this.d.agents.get(node).stopContainer(id);
-      await this.d.repo.update(id, { status: statusFromAgent(info) === 'running' ? 'running' : 'stopped', stopped_at: new Date() });
+      await this.d.repo.update(id, {
+        status: statusFromAgent(info) === 'running' ? 'running' : 'stopped',
+        stopped_at: new Date(),
+      });
     } catch (err) {
       if (err instanceof AgentCallError && err.code === 5) {
         await this.d.repo.update(id, { status: 'not_found' });

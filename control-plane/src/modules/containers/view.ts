@@ -57,7 +57,11 @@ export function containerView(c: ContainerRecord, secrets: SecretBox): Container
     node_name: c.node_name,
     node_status: c.node_status,
     simulated: c.node_simulated,
-    ssh_server: publicHostOf({ public_host: c.node_public_host, address: c.node_address, host_info: c.node_host_info }),
+    ssh_server: publicHostOf({
+      public_host: c.node_public_host,
+      address: c.node_address,
+      host_info: c.node_host_info,
+    }),
     ssh_port: framePorts['22'] ?? null,
     password: secrets.open(c.password_encrypted),
     frame_ports: framePorts,

@@ -30,7 +30,14 @@ export interface NodeGpuRow {
 
 export type NodeFacts = Pick<
   NodeRow,
-  'host_info' | 'docker_available' | 'docker_error' | 'simulated' | 'gpu_model' | 'gpu_total' | 'port_range_start' | 'port_range_end'
+  | 'host_info'
+  | 'docker_available'
+  | 'docker_error'
+  | 'simulated'
+  | 'gpu_model'
+  | 'gpu_total'
+  | 'port_range_start'
+  | 'port_range_end'
 > & { status: NodeRow['status'] };
 
 export class NodesRepository {
@@ -59,7 +66,11 @@ export class NodesRepository {
   ): Promise<NodeRow> {
     return this.knex.transaction(async (trx) => {
       const [row] = await trx<NodeRow>('nodes')
-        .insert({ ...values, host_info: JSON.stringify(values.host_info) as never, last_heartbeat_at: new Date() })
+        .insert({
+          ...values,
+          host_info: JSON.stringify(values.host_info) as never,
+          last_heartbeat_at: new Date(),
+        })
         .returning('*');
       if (!row) throw new Error('insert returned no row');
       await this.replaceGpus(row.id, gpus, trx);
@@ -75,7 +86,12 @@ export class NodesRepository {
     await this.knex.transaction(async (trx) => {
       await trx('nodes')
         .where({ id })
-        .update({ ...values, host_info: JSON.stringify(values.host_info), last_heartbeat_at: new Date(), updated_at: new Date() });
+        .update({
+          ...values,
+          host_info: JSON.stringify(values.host_info),
+          last_heartbeat_at: new Date(),
+          updated_at: new Date(),
+        });
       await this.replaceGpus(id, gpus, trx);
     });
   }

@@ -16,7 +16,13 @@ export function nodeAdminRoutes(nodes: NodesService): Router<AppState> {
   router.post('/', async (ctx) => {
     const body = parse(addNodeSchema, ctx.request.body);
     ctx.status = 201;
-    ctx.body = await nodes.add({ name: body.name, address: body.address, token: body.token, region: body.region, publicHost: body.public_host });
+    ctx.body = await nodes.add({
+      name: body.name,
+      address: body.address,
+      token: body.token,
+      region: body.region,
+      publicHost: body.public_host,
+    });
   });
 
   router.get('/:id', async (ctx) => {

@@ -13,5 +13,10 @@ export const addNodeSchema = z.object({
     .regex(/^[A-Za-z0-9_.-]+:\d{1,5}$|^\[[0-9a-fA-F:]+\]:\d{1,5}$/, '节点地址格式应为 主机:端口'),
   token: z.string({ required_error: '请输入节点令牌' }).min(16, '节点令牌至少需要16个字符').max(255),
   region: z.string({ required_error: '请输入地区' }).trim().min(1, '请输入地区').max(64),
-  public_host: z.string().trim().max(255).optional().transform((v) => v || undefined),
+  public_host: z
+    .string()
+    .trim()
+    .max(255)
+    .optional()
+    .transform((v) => v || undefined),
 });

@@ -46,7 +46,10 @@ export interface AddNodeParams {
 
 const PROBE_TIMEOUT_MS = 5000;
 
-export function factsFromHostInfo(info: HostInfo__Output): { facts: NodeFacts; gpus: Omit<NodeGpuRow, 'node_id'>[] } {
+export function factsFromHostInfo(info: HostInfo__Output): {
+  facts: NodeFacts;
+  gpus: Omit<NodeGpuRow, 'node_id'>[];
+} {
   const gpus = info.gpus.map((g) => ({
     gpu_index: g.index,
     uuid: g.uuid,
@@ -104,7 +107,14 @@ export class NodesService {
     const { facts, gpus } = factsFromHostInfo(info);
     try {
       const row = await this.repo.insert(
-        { name: params.name, address: params.address, token: params.token, region: params.region, public_host: params.publicHost ?? null, ...facts },
+        {
+          name: params.name,
+          address: params.address,
+          token: params.token,
+          region: params.region,
+          public_host: params.publicHost ?? null,
+          ...facts,
+        },
         gpus,
       );
       return this.view(row);
@@ -122,13 +132,26 @@ export class NodesService {
     if (existing) {
       await this.repo.update(
         existing.id,
-        { address: params.address, token: params.token, region: params.region, public_host: params.publicHost ?? null, ...facts },
+        {
+          address: params.address,
+          token: params.token,
+          region: params.region,
+          public_host: params.publicHost ?? null,
+          ...facts,
+        },
         gpus,
       );
       return (await this.repo.findById(existing.id)) as NodeRow;
     }
     return this.repo.insert(
-      { name: params.name, address: params.address, token: params.token, region: params.region, public_host: params.publicHost ?? null, ...facts },
+      {
+        name: params.name,
+        address: params.address,
+        token: params.token,
+        region: params.region,
+        public_host: params.publicHost ?? null,
+        ...facts,
+      },
       gpus,
     );
   }
@@ -184,7 +207,10 @@ export class NodesService {
   }
 
   private async view(row: NodeRow): Promise<NodeView> {
-    const [gpus, allocated] = await Promise.all([this.repo.gpus(row.id), this.usage.allocatedGpuIndices(row.id)]);
+    const [gpus, allocated] = await Promise.all([
+      this.repo.gpus(row.id),
+      this.usage.allocatedGpuIndices(row.id),
+    ]);
     const taken = new Set(allocated);
     const info = (row.host_info ?? {}) as Record<string, unknown>;
     const text = (key: string) => (typeof info[key] === 'string' ? (info[key] as string) : '');

@@ -10,8 +10,15 @@ export const registerSchema = z.object({
     .min(3, '用户名至少需要3个字符')
     .max(32, '用户名不能超过32个字符')
     .regex(USERNAME_PATTERN, '用户名只能包含字母、数字、下划线和横线'),
-  password: z.string({ required_error: '请输入密码' }).min(6, '密码至少需要6个字符').max(128, '密码不能超过128个字符'),
-  email: z.string({ required_error: '请输入正确的邮箱地址' }).trim().max(255).regex(EMAIL_PATTERN, '请输入正确的邮箱地址'),
+  password: z
+    .string({ required_error: '请输入密码' })
+    .min(6, '密码至少需要6个字符')
+    .max(128, '密码不能超过128个字符'),
+  email: z
+    .string({ required_error: '请输入正确的邮箱地址' })
+    .trim()
+    .max(255)
+    .regex(EMAIL_PATTERN, '请输入正确的邮箱地址'),
   email_verify_code: z.string().optional(),
 });
 

@@ -79,11 +79,18 @@ export class UsersService {
       return {};
     }
     const chosen = password ?? randomBytes(12).toString('base64url');
-    await this.repo.insert({ username, password_hash: await hashPassword(chosen), email: null, is_admin: true });
+    await this.repo.insert({
+      username,
+      password_hash: await hashPassword(chosen),
+      email: null,
+      is_admin: true,
+    });
     return password ? {} : { generatedPassword: chosen };
   }
 }
 
 export function isUniqueViolation(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && 'code' in err && (err as { code: unknown }).code === '23505';
+  return (
+    typeof err === 'object' && err !== null && 'code' in err && (err as { code: unknown }).code === '23505'
+  );
 }
