@@ -249,7 +249,8 @@ describe('purchase rules', () => {
       purchaseBody(market, { frameworkVersion: versionId }),
     );
     expect(res.status).toBeGreaterThanOrEqual(400);
-    expect(res.body.detail).toMatch(/^创建失败：/);
+    expect(res.status).toBe(409);
+    expect(res.body.detail).toMatch(/^镜像 gpucloud\/does-not-exist:never 不存在且拉取失败/);
     expect(
       await cp
         .knex('containers')

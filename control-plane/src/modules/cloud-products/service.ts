@@ -69,7 +69,7 @@ export class CloudProductsService {
     const [rows, counts] = await Promise.all([this.repo.list(filter), this.usage.allocatedGpuCounts()]);
     return rows
       .map((r) => productView(r, counts.get(r.node_id) ?? 0))
-      .filter((p) => (filter.gpuCount ? p.gpu_total >= filter.gpuCount : true))
+      .filter((p) => (filter.gpuCount ? p.gpu_available >= filter.gpuCount : true))
       .filter((p) => (filter.status ? p.status === filter.status : true));
   }
 

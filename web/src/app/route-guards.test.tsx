@@ -1,0 +1,68 @@
+import { screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { setSession } from '../lib/auth';
+import { fakeServer, getButton, renderRoutes, waitForButton } from '../test/render';
+import { routes } from './router';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('route guard', () => {
+  it('when signed out, /market sends the visitor to /login with the return path', async () => {
+    fakeServer({});
+    const { router } = renderRoutes(routes, '/market');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(router.state.location.search).toBe('?redirect=%2Fmarket');
+    expect(await waitForButton(document.body, '没有账号？立即注册')).toBeTruthy();
+  });
+
+  it('a signed-in user who is not an admin is refused the admin screens', async () => {
+    fakeServer({});
+    setSession('t', { username: 'alice', nickname: '', isAdmin: false });
+    renderRoutes(routes, '/admin/nodes');
+    expect(await screen.findByText('无权访问')).toBeTruthy();
+  });
+
+  it('an admin opening /admin lands on the node list', async () => {
+    fakeServer({
+      'GET /api/admin/nodes': () => ({
+        body: {
+          items: [
+            {
+              id: 1,
+              name: 'gpu-a',
+              address: '10.0.0.1:50051',
+              region: '华东一区',
+              status: 'online',
+              last_heartbeat_at: '2025-01-01T00:00:00Z',
+              docker_available: false,
+              docker_error: 'Cannot connect to the Docker daemon',
+              simulated: true,
+              gpu_model: 'RTX 4090',
+              gpu_total: 8,
+            },
+          ],
+          total: 1,
+        },
+      }),
+    });
+    setSession('t', { username: 'root', nickname: '管理员', isAdmin: true });
+    const { router } = renderRoutes(routes, '/admin');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/nodes'));
+    const row = await screen.findByTestId('node-row-1');
+    expect(row.textContent).toContain('在线');
+    expect(row.textContent).toContain('RTX 4090 × 8');
+    expect(row.textContent).toContain('模拟 GPU');
+    expect(row.textContent).toContain('Cannot connect to the Docker daemon');
+    expect(screen.getByText('你好，管理员')).toBeTruthy();
+  });
+
+  it('the header offers 登录 when signed out', async () => {
+    fakeServer({});
+    renderRoutes(routes, '/');
+    expect(await waitForButton(document.body, '立即体验')).toBeTruthy();
+    expect(getButton(document.body, '登录')).toBeTruthy();
+    expect(screen.getByText('轻量实例').closest('a')?.getAttribute('href')).toBe('/market');
+  });
+});

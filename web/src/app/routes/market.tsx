@@ -1,0 +1,5 @@
+import { MarketPage } from '../../features/market/components/market-page';
+
+export function Component() {
+  return <MarketPage />;
+}

@@ -1,0 +1,71 @@
+import { useMutation } from '@tanstack/react-query';
+import { App, Button, Form, Input } from 'antd';
+import { withDetail } from '../../../lib/api-client';
+import { ruleFrom } from '../../../lib/form-rules';
+import { register } from '../api/register';
+import type { AuthAnswer } from '../api/types';
+import { validateConfirm, validateEmail, validatePassword, validateUsername } from '../validation';
+
+interface RegisterValues {
+  username: string;
+  email: string;
+  password: string;
+  confirm: string;
+}
+
+export function RegisterForm({ onSignedIn }: { onSignedIn: (answer: AuthAnswer) => void }) {
+  const { message } = App.useApp();
+  const [form] = Form.useForm<RegisterValues>();
+  const mutation = useMutation({
+    mutationFn: register,
+    onSuccess: (answer) => {
+      message.success('注册成功！');
+      onSignedIn(answer);
+    },
+    onError: (error) => {
+      message.error(withDetail('操作失败', error));
+    },
+  });
+
+  return (
+    <Form
+      form={form}
+      name="register"
+      layout="vertical"
+      requiredMark={false}
+      onFinish={(values) =>
+        mutation.mutate({
+          username: values.username.trim(),
+          email: values.email.trim(),
+          password: values.password,
+        })
+      }
+    >
+      <Form.Item label="用户名" name="username" rules={[ruleFrom((v?: string) => validateUsername(v ?? ''))]}>
+        <Input placeholder="至少3个字符" autoComplete="username" />
+      </Form.Item>
+      <Form.Item label="邮箱" name="email" rules={[ruleFrom((v?: string) => validateEmail(v ?? ''))]}>
+        <Input placeholder="name@example.com" autoComplete="email" />
+      </Form.Item>
+      <Form.Item label="密码" name="password" rules={[ruleFrom((v?: string) => validatePassword(v ?? ''))]}>
+        <Input.Password placeholder="至少6个字符" autoComplete="new-password" />
+      </Form.Item>
+      <Form.Item
+        label="确认密码"
+        name="confirm"
+        dependencies={['password']}
+        rules={[
+          ({ getFieldValue }) =>
+            ruleFrom((v?: string) => validateConfirm(String(getFieldValue('password') ?? ''), v ?? '')),
+        ]}
+      >
+        <Input.Password placeholder="请再次输入密码" autoComplete="new-password" />
+      </Form.Item>
+      <Form.Item>
+        <Button type="primary" htmlType="submit" block loading={mutation.isPending}>
+          注册
+        </Button>
+      </Form.Item>
+    </Form>
+  );
+}

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { postLoginPath, sessionUserFrom } from './session';
+import {
+  validateConfirm,
+  validateEmail,
+  validateLogin,
+  validatePassword,
+  validateUsername,
+} from './validation';
+
+describe('login and register rules', () => {
+  it('login needs both username and password', () => {
+    expect(validateLogin('', 'x')).toBe('请输入用户名和密码');
+    expect(validateLogin('alice', '')).toBe('请输入用户名和密码');
+    expect(validateLogin('alice', 'secret')).toBeNull();
+  });
+
+  it('username: at least 3 characters of letters, digits, _ and -', () => {
+    expect(validateUsername('ab')).toBe('用户名至少需要3个字符');
+    expect(validateUsername('abc')).toBeNull();
+    expect(validateUsername('a b c')).toBe('用户名只能包含字母、数字、下划线和横线');
+  });
+
+  it('email, password length and confirmation', () => {
+    expect(validateEmail('a@b')).toBe('请输入正确的邮箱地址');
+    expect(validateEmail('a@b.cn')).toBeNull();
+    expect(validatePassword('12345')).toBe('密码至少需要6个字符');
+    expect(validatePassword('123456')).toBeNull();
+    expect(validateConfirm('123456', '1234567')).toBe('两次输入的密码不一致');
+    expect(validateConfirm('123456', '123456')).toBeNull();
+  });
+});
+
+describe('after signing in', () => {
+  it('takes isAdmin from is_admin and a missing nickname as empty', () => {
+    expect(sessionUserFrom({ token: 't', username: 'root', nickname: null, is_admin: true })).toEqual({
+      username: 'root',
+      nickname: '',
+      isAdmin: true,
+    });
+  });
+
+  it('goes to the redirect query, else the stored route, else /market', () => {
+    expect(postLoginPath('/user/containers')).toBe('/user/containers');
+    sessionStorage.setItem('redirectAfterLogin', '/containers');
+    expect(postLoginPath(null)).toBe('/containers');
+    expect(postLoginPath('https://evil.example')).toBe('/market');
+  });
+});

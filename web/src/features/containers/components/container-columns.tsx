@@ -1,0 +1,84 @@
+import { createColumnHelper } from '@tanstack/react-table';
+import { Space, Tag, Typography } from 'antd';
+import { formatDateTime } from '../../../lib/format';
+import { billingTypeLabel } from '../../market/billing';
+import { jupyterUrl, releaseNote, sshAddress } from '../connection';
+import type { Container } from '../types';
+import { ContainerActions } from './container-actions';
+import { ContainerStatusTag } from './container-status-tag';
+import { PasswordCell } from './password-cell';
+
+const column = createColumnHelper<Container>();
+
+export function containerColumns(onShowLogs: (container: Container) => void) {
+  return [
+    column.accessor('name', {
+      header: '名称',
+      cell: (info) => (
+        <Typography.Text strong>{info.getValue() || info.row.original.container_id}</Typography.Text>
+      ),
+    }),
+    column.accessor('status', {
+      header: '状态',
+      cell: (info) => <ContainerStatusTag status={info.getValue()} />,
+    }),
+    column.accessor('image_name', { header: '镜像', cell: (info) => info.getValue() || '-' }),
+    column.display({
+      id: 'gpu',
+      header: 'GPU',
+      cell: ({ row }) => (
+        <Space size={4}>
+          <span>
+            {row.original.gpu_count} × {row.original.gpu_type || 'GPU'}
+          </span>
+          {row.original.simulated ? <Tag color="purple">模拟</Tag> : null}
+        </Space>
+      ),
+    }),
+    column.accessor('billing_type', {
+      header: '计费方式',
+      cell: (info) => billingTypeLabel(info.getValue()),
+    }),
+    column.accessor('create_time', { header: '创建时间', cell: (info) => formatDateTime(info.getValue()) }),
+    column.display({
+      id: 'ssh',
+      header: 'SSH 连接',
+      cell: ({ row }) => {
+        const address = sshAddress(row.original);
+        return address ? <Typography.Text className="mono">{address}</Typography.Text> : '-';
+      },
+    }),
+    column.display({
+      id: 'password',
+      header: '密码',
+      cell: ({ row }) => <PasswordCell password={row.original.password} />,
+    }),
+    column.display({
+      id: 'jupyter',
+      header: 'Jupyter',
+      cell: ({ row }) => {
+        const url = jupyterUrl(row.original);
+        return url ? (
+          <a href={url} target="_blank" rel="noreferrer">
+            {url}
+          </a>
+        ) : (
+          '-'
+        );
+      },
+    }),
+    column.display({
+      id: 'release',
+      header: '释放/到期',
+      cell: ({ row }) => (
+        <Typography.Text type="secondary">{releaseNote(row.original, formatDateTime)}</Typography.Text>
+      ),
+    }),
+    column.display({
+      id: 'actions',
+      header: '操作',
+      meta: { sticky: 'right' },
+      cell: ({ row }) => <ContainerActions container={row.original} onShowLogs={onShowLogs} />,
+    }),
+  ];
+}

@@ -1,0 +1,157 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { routes } from '../../../app/router';
+import { setSession } from '../../../lib/auth';
+import { fakeServer, findButtons, getButton, renderRoutes, waitForButton } from '../../../test/render';
+import type { Container } from '../types';
+
+const base: Container = {
+  container_id: 'c-run',
+  name: 'train-box',
+  status: 'running',
+  image_name: 'pytorch:2.1-cuda12.1',
+  create_time: '2025-03-01T08:00:00Z',
+  end_time: null,
+  billing_type: 'hourly',
+  gpu_count: 2,
+  gpu_type: 'RTX 4090',
+  simulated: true,
+  ssh_server: 'gpu1.example.com',
+  ssh_port: 10001,
+  password: 'pa55word',
+  frame_ports: { '22': 10001, '8888': 10002 },
+};
+
+const containers: Container[] = [
+  base,
+  {
+    ...base,
+    container_id: 'c-stop',
+    name: 'idle-box',
+    status: 'stopped',
+    billing_type: 'monthly',
+    end_time: '2025-04-01T08:00:00Z',
+    simulated: false,
+  },
+];
+
+class FakeSocket {
+  static instances: FakeSocket[] = [];
+  onopen: (() => void) | null = null;
+  onmessage: ((event: { data: unknown }) => void) | null = null;
+  onerror: (() => void) | null = null;
+  onclose: (() => void) | null = null;
+  closed = false;
+  constructor(readonly url: string) {
+    FakeSocket.instances.push(this);
+  }
+  close() {
+    this.closed = true;
+  }
+}
+
+beforeEach(() => {
+  FakeSocket.instances = [];
+  setSession('tok', { username: 'alice', nickname: '', isAdmin: false });
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('my containers', () => {
+  it('shows each container with the actions its status allows', async () => {
+    fakeServer({ 'GET /api/containers': () => ({ body: { items: containers, total: 2 } }) });
+    renderRoutes(routes, '/user/containers');
+    const running = await screen.findByTestId('container-row-c-run');
+    expect(within(running).getByText('运行中')).toBeTruthy();
+    expect(within(running).getByText('模拟')).toBeTruthy();
+    expect(within(running).getByText('gpu1.example.com:10001')).toBeTruthy();
+    expect(within(running).getByText('http://gpu1.example.com:10002')).toBeTruthy();
+    expect(within(running).getByText('关机 3 天后释放')).toBeTruthy();
+    expect(getButton(running, '停止')).toBeTruthy();
+    expect(getButton(running, '销毁')).toBeTruthy();
+    expect(findButtons(running, '启动')).toHaveLength(0);
+    expect(within(running).queryByText('pa55word')).toBeNull();
+
+    const stopped = screen.getByTestId('container-row-c-stop');
+    expect(within(stopped).getByText('已停止')).toBeTruthy();
+    expect(within(stopped).getByText(/^到期时间 2025-04-01/)).toBeTruthy();
+    expect(getButton(stopped, '启动')).toBeTruthy();
+    expect(findButtons(stopped, '停止')).toHaveLength(0);
+  });
+
+  it('stop asks for confirmation, then calls the API', async () => {
+    const { requests } = fakeServer({
+      'GET /api/containers': () => ({ body: { items: containers, total: 2 } }),
+      'POST /api/containers/c-run/stop': () => ({ body: { ...base, status: 'stopped' } }),
+    });
+    renderRoutes(routes, '/containers');
+    const running = await screen.findByTestId('container-row-c-run');
+    fireEvent.click(getButton(running, '停止'));
+    expect(requests.some((r) => r.path.endsWith('/stop'))).toBe(false);
+    fireEvent.click(await waitForButton(document.body, '确定'));
+    await waitFor(() =>
+      expect(requests.some((r) => r.method === 'POST' && r.path === '/api/containers/c-run/stop')).toBe(true),
+    );
+  });
+
+  it('destroy warns that it cannot be undone', async () => {
+    const { requests } = fakeServer({
+      'GET /api/containers': () => ({ body: { items: containers, total: 2 } }),
+      'DELETE /api/containers/c-stop': () => ({ body: { ok: true } }),
+    });
+    renderRoutes(routes, '/user/containers');
+    fireEvent.click(getButton(await screen.findByTestId('container-row-c-stop'), '销毁'));
+    expect(await screen.findByText(/此操作不可恢复/)).toBeTruthy();
+    fireEvent.click(getButton(document.body, '确定'));
+    await waitFor(() =>
+      expect(requests.some((r) => r.method === 'DELETE' && r.path === '/api/containers/c-stop')).toBe(true),
+    );
+  });
+
+  it('a failed start says 启动容器失败 with the reason', async () => {
+    fakeServer({
+      'GET /api/containers': () => ({ body: { items: containers, total: 2 } }),
+      'POST /api/containers/c-stop/start': () => ({ status: 409, body: { detail: 'GPU 资源不足' } }),
+    });
+    renderRoutes(routes, '/user/containers');
+    fireEvent.click(getButton(await screen.findByTestId('container-row-c-stop'), '启动'));
+    expect(await screen.findByText('启动容器失败：GPU 资源不足')).toBeTruthy();
+  });
+
+  it('when the list cannot be loaded, says 获取容器列表失败', async () => {
+    fakeServer({ 'GET /api/containers': () => ({ status: 500, body: { detail: '数据库不可用' } }) });
+    renderRoutes(routes, '/user/containers');
+    expect(await screen.findByText('获取容器列表失败')).toBeTruthy();
+    expect(screen.getByText('数据库不可用')).toBeTruthy();
+  });
+
+  it('the log viewer streams frames over a WebSocket and closes it when dismissed', async () => {
+    vi.stubGlobal('WebSocket', FakeSocket);
+    fakeServer({ 'GET /api/containers': () => ({ body: { items: containers, total: 2 } }) });
+    renderRoutes(routes, '/user/containers');
+    fireEvent.click(getButton(await screen.findByTestId('container-row-c-run'), '日志'));
+    expect(await screen.findByText('容器日志')).toBeTruthy();
+    const socket = FakeSocket.instances.at(-1);
+    expect(socket?.url).toBe(`ws://${window.location.host}/api/containers/ws/c-run/logs?token=tok`);
+    act(() => {
+      socket?.onopen?.();
+      socket?.onmessage?.({ data: 'epoch 1 loss=0.5\n' });
+      socket?.onmessage?.({ data: 'epoch 2 loss=0.4' });
+    });
+    expect(screen.getByTestId('log-output').textContent).toBe('epoch 1 loss=0.5\nepoch 2 loss=0.4\n');
+    fireEvent.click(screen.getByLabelText('关闭'));
+    await waitFor(() => expect(FakeSocket.instances.every((s) => s.closed)).toBe(true));
+  });
+
+  it('a log connection error says 日志连接失败', async () => {
+    vi.stubGlobal('WebSocket', FakeSocket);
+    fakeServer({ 'GET /api/containers': () => ({ body: { items: containers, total: 2 } }) });
+    renderRoutes(routes, '/user/containers');
+    fireEvent.click(getButton(await screen.findByTestId('container-row-c-run'), '日志'));
+    await screen.findByText('容器日志');
+    act(() => FakeSocket.instances.at(-1)?.onerror?.());
+    expect(await screen.findByText('日志连接失败')).toBeTruthy();
+  });
+});

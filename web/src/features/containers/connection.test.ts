@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { appendLog, MAX_LOG_CHARS } from './components/use-log-stream';
+import { connectionInfo, jupyterUrl, logSocketUrl, releaseNote, sshAddress, sshCommand } from './connection';
+
+const container = {
+  ssh_server: 'gpu1.example.com',
+  ssh_port: 10001,
+  password: 's3cret',
+  frame_ports: { '22': 10001, '8888': 10002 },
+};
+
+describe('connection details', () => {
+  it('builds the SSH address and command', () => {
+    expect(sshAddress(container)).toBe('gpu1.example.com:10001');
+    expect(sshCommand(container)).toBe('ssh -p 10001 root@gpu1.example.com');
+    expect(sshCommand({ ssh_server: null, ssh_port: null })).toBeNull();
+  });
+
+  it('copies the command and the password', () => {
+    expect(connectionInfo(container)).toBe('ssh -p 10001 root@gpu1.example.com\n密码：s3cret');
+    expect(connectionInfo({ ...container, password: null })).toBe('ssh -p 10001 root@gpu1.example.com');
+  });
+
+  it('derives Jupyter from the host port of container port 8888', () => {
+    expect(jupyterUrl(container)).toBe('http://gpu1.example.com:10002');
+    expect(jupyterUrl({ ...container, frame_ports: { '22': 10001 } })).toBeNull();
+    expect(jupyterUrl({ ...container, frame_ports: null })).toBeNull();
+  });
+
+  it('hourly containers are released 3 days after shutdown; others show their expiry', () => {
+    const format = (t: string) => `<${t}>`;
+    expect(releaseNote({ billing_type: 'hourly', end_time: null }, format)).toBe('关机 3 天后释放');
+    expect(releaseNote({ billing_type: 'monthly', end_time: '2025-01-01T00:00:00Z' }, format)).toBe(
+      '到期时间 <2025-01-01T00:00:00Z>',
+    );
+  });
+
+  it('the log socket follows the page protocol and carries the token', () => {
+    expect(logSocketUrl({ protocol: 'http:', host: 'console:5173' }, 'c-1', 'a b')).toBe(
+      'ws://console:5173/api/containers/ws/c-1/logs?token=a%20b',
+    );
+    expect(logSocketUrl({ protocol: 'https:', host: 'cloud.example' }, 'c-1', 't')).toBe(
+      'wss://cloud.example/api/containers/ws/c-1/logs?token=t',
+    );
+  });
+});
+
+describe('log buffer', () => {
+  it('ends every frame with a newline and keeps only the tail', () => {
+    expect(appendLog('', 'line 1')).toBe('line 1\n');
+    expect(appendLog('a\n', 'b\nc\n')).toBe('a\nb\nc\n');
+    const long = appendLog('x'.repeat(MAX_LOG_CHARS), 'tail');
+    expect(long.length).toBe(MAX_LOG_CHARS);
+    expect(long.endsWith('tail\n')).toBe(true);
+  });
+});

@@ -1,0 +1,55 @@
+import type { ContainerStatus } from './types';
+
+/** antd Tag colours for the spec's success / warning / info / danger. */
+export type StatusTagColor = 'success' | 'warning' | 'default' | 'error';
+
+export interface StatusDisplay {
+  label: string;
+  color: StatusTagColor;
+}
+
+const STATUS_DISPLAY: Record<ContainerStatus, StatusDisplay> = {
+  running: { label: '运行中', color: 'success' },
+  starting: { label: '启动中', color: 'warning' },
+  stopped: { label: '已停止', color: 'default' },
+  error: { label: '错误', color: 'error' },
+  failed: { label: '失败', color: 'default' },
+  not_found: { label: '不存在', color: 'default' },
+  deleted: { label: '已删除', color: 'default' },
+};
+
+function isContainerStatus(status: string): status is ContainerStatus {
+  return Object.hasOwn(STATUS_DISPLAY, status);
+}
+
+export function statusDisplay(status: string): StatusDisplay {
+  return isContainerStatus(status) ? STATUS_DISPLAY[status] : { label: status || '未知', color: 'default' };
+}
+
+export type ContainerAction = 'start' | 'stop' | 'destroy';
+
+/** The spec's action table: stop while running or starting, start otherwise; destroy always (not once deleted). */
+export function containerActions(status: string): ContainerAction[] {
+  switch (status) {
+    case 'running':
+    case 'starting':
+      return ['stop', 'destroy'];
+    case 'stopped':
+    case 'error':
+    case 'failed':
+    case 'not_found':
+      return ['start', 'destroy'];
+    case 'deleted':
+      return [];
+    default:
+      // An unknown status from a newer server: offer what always makes sense.
+      return ['destroy'];
+  }
+}
+
+export const STATUS_POLL_INTERVAL_MS = 5000;
+
+/** Poll every 5 s while any container is starting; stop once none is. */
+export function pollInterval(statuses: readonly string[]): number | false {
+  return statuses.includes('starting') ? STATUS_POLL_INTERVAL_MS : false;
+}

@@ -1,0 +1,43 @@
+export type ContainerStatus =
+  | 'running'
+  | 'starting'
+  | 'stopped'
+  | 'error'
+  | 'failed'
+  | 'not_found'
+  | 'deleted';
+
+export interface ContainerPort {
+  container_port: number;
+  host_port: number;
+  name?: string;
+}
+
+/** docs/api.md Container. */
+export interface Container {
+  container_id: string;
+  name: string;
+  username?: string;
+  status: ContainerStatus | string;
+  image_name: string;
+  create_time: string | null;
+  start_time?: string | null;
+  end_time?: string | null;
+  billing_type: string;
+  price?: number;
+  total_cost?: number;
+  gpu_count: number;
+  gpu_type?: string | null;
+  region?: string | null;
+  node_name?: string | null;
+  simulated?: boolean;
+  ssh_server: string | null;
+  ssh_port: number | null;
+  password: string | null;
+  /** Container port → host port, e.g. {"22": 10001, "8888": 10002}. */
+  frame_ports?: Record<string, number> | null;
+  custom_ports?: number[];
+  ports?: ContainerPort[];
+  mounts?: { source: string; target: string }[];
+  start_error?: string | null;
+}

@@ -1,0 +1,31 @@
+import { useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import type { EntityId, Framework, FrameworkVersion } from '../types';
+import { marketKeys } from './query-keys';
+
+export function getFrameworks(signal?: AbortSignal) {
+  return api.get<Framework[]>('/api/frameworks', { signal });
+}
+
+export function getFrameworkVersions(frameworkId: EntityId, signal?: AbortSignal) {
+  return api.get<FrameworkVersion[]>(`/api/frameworks/${encodeURIComponent(String(frameworkId))}/versions`, {
+    signal,
+  });
+}
+
+export function useFrameworks() {
+  return useQuery({
+    queryKey: marketKeys.frameworks(),
+    queryFn: ({ signal }) => getFrameworks(signal),
+    staleTime: 300_000,
+  });
+}
+
+export function useFrameworkVersions(frameworkId: EntityId | undefined) {
+  return useQuery({
+    queryKey: marketKeys.frameworkVersions(frameworkId ?? ''),
+    queryFn: ({ signal }) => getFrameworkVersions(frameworkId ?? '', signal),
+    enabled: frameworkId !== undefined && frameworkId !== '',
+    staleTime: 300_000,
+  });
+}

@@ -1,0 +1,87 @@
+import { Form, type FormInstance, Radio, Select, Typography } from 'antd';
+import { useEffect, useRef } from 'react';
+import { errorDetail } from '../../../lib/api-client';
+import { useFrameworks, useFrameworkVersions } from '../api/get-frameworks';
+import { findPreset, versionsForServer } from '../framework-versions';
+import type { PurchaseFormValues, PurchasePreset } from '../purchase';
+import type { EntityId } from '../types';
+
+export interface FrameworkFieldsProps {
+  form: FormInstance<PurchaseFormValues>;
+  windowsServer: boolean;
+  preset: PurchasePreset;
+}
+
+/** 镜像类型, 框架 and 框架版本; versions are limited to the server's system type. */
+export function FrameworkFields({ form, windowsServer, preset }: FrameworkFieldsProps) {
+  const frameworkId = Form.useWatch('framework', form);
+  const frameworks = useFrameworks();
+  const versions = useFrameworkVersions(frameworkId);
+  const offered = versionsForServer(versions.data ?? [], windowsServer);
+  const presetApplied = useRef({ framework: false, version: false });
+
+  // A link from the app market (/market?framework=&version=) preselects its choice once.
+  useEffect(() => {
+    if (presetApplied.current.framework || !frameworks.data) return;
+    presetApplied.current.framework = true;
+    const match = findPreset(frameworks.data, preset.framework, (f) => f.name);
+    if (match && form.getFieldValue('framework') === undefined) form.setFieldValue('framework', match.id);
+  }, [frameworks.data, preset.framework, form]);
+
+  useEffect(() => {
+    if (presetApplied.current.version || !versions.data || frameworkId === undefined) return;
+    presetApplied.current.version = true;
+    const match = findPreset(offered, preset.version, (v) => v.version);
+    if (match && form.getFieldValue('frameworkVersion') === undefined)
+      form.setFieldValue('frameworkVersion', match.id);
+  }, [versions.data, offered, preset.version, frameworkId, form]);
+
+  return (
+    <>
+      <Form.Item label="镜像类型" name="imageType">
+        <Radio.Group>
+          <Radio value="public">公共镜像</Radio>
+          <Radio value="custom">自定义镜像</Radio>
+        </Radio.Group>
+      </Form.Item>
+      <Form.Item
+        label="框架"
+        name="framework"
+        rules={[{ required: true, message: '请选择框架' }]}
+        help={frameworks.isError ? `获取框架列表失败：${errorDetail(frameworks.error)}` : undefined}
+        validateStatus={frameworks.isError ? 'error' : undefined}
+      >
+        <Select<EntityId>
+          placeholder="请选择框架"
+          loading={frameworks.isPending}
+          options={(frameworks.data ?? []).map((f) => ({ value: f.id, label: f.name }))}
+          onChange={() => form.setFieldValue('frameworkVersion', undefined)}
+        />
+      </Form.Item>
+      <Form.Item
+        label="框架版本"
+        name="frameworkVersion"
+        rules={[{ required: true, message: '请选择版本' }]}
+        help={versions.isError ? `获取框架版本失败：${errorDetail(versions.error)}` : undefined}
+        validateStatus={versions.isError ? 'error' : undefined}
+        extra={
+          frameworkId !== undefined && versions.isSuccess && offered.length === 0 ? (
+            <Typography.Text type="secondary">
+              该框架暂无适用于{windowsServer ? ' Windows ' : ' Ubuntu '}服务器的版本
+            </Typography.Text>
+          ) : undefined
+        }
+      >
+        <Select<EntityId>
+          placeholder={frameworkId === undefined ? '请先选择框架' : '请选择版本'}
+          disabled={frameworkId === undefined}
+          loading={versions.isFetching}
+          options={offered.map((v) => ({
+            value: v.id,
+            label: v.cuda_version ? `${v.version}（CUDA ${v.cuda_version}）` : v.version,
+          }))}
+        />
+      </Form.Item>
+    </>
+  );
+}

@@ -1,0 +1,98 @@
+import { type BillingType, computeTotalPrice } from './billing';
+import { cleanMounts } from './mounts';
+import type {
+  CloudProduct,
+  EntityId,
+  FrameworkVersion,
+  ImageType,
+  MountEntry,
+  PurchasePayload,
+} from './types';
+
+/** Values of the 创建实例 form. */
+export interface PurchaseFormValues {
+  instanceName: string;
+  imageType: ImageType;
+  framework?: EntityId;
+  frameworkVersion?: EntityId;
+  gpuCount?: number | null;
+  needExpand: boolean;
+  billingType?: BillingType;
+  duration?: number | null;
+  mounts: MountEntry[];
+  customPorts: number[];
+  agreeTerms: boolean;
+}
+
+/** A /market?framework=&version=&imageType= link from the app market. */
+export interface PurchasePreset {
+  framework: string | null;
+  version: string | null;
+  imageType: ImageType | null;
+}
+
+export function presetFromSearch(search: URLSearchParams): PurchasePreset {
+  const imageType = search.get('imageType');
+  return {
+    framework: search.get('framework'),
+    version: search.get('version'),
+    imageType: imageType === 'public' || imageType === 'custom' ? imageType : null,
+  };
+}
+
+export function defaultInstanceName(random: () => number = Math.random): string {
+  return `instance-${Math.floor(random() * 36 ** 6)
+    .toString(36)
+    .padStart(6, '0')}`;
+}
+
+export function initialPurchaseValues(billingType: BillingType, preset: PurchasePreset): PurchaseFormValues {
+  return {
+    instanceName: defaultInstanceName(),
+    imageType: preset.imageType ?? 'public',
+    gpuCount: 1,
+    needExpand: false,
+    billingType,
+    duration: 1,
+    mounts: [],
+    customPorts: [],
+    agreeTerms: false,
+  };
+}
+
+/** The total shown in the summary, or null while an input it needs is missing. */
+export function totalFor(
+  product: Pick<CloudProduct, 'price'>,
+  values: Partial<PurchaseFormValues>,
+): number | null {
+  const { gpuCount, duration, billingType } = values;
+  if (!billingType || !gpuCount || !duration || gpuCount < 1 || duration < 1) return null;
+  return computeTotalPrice({ unitPrice: product.price, gpuCount, duration, billingType });
+}
+
+/** The body of POST /api/cloud-products/{id}/purchase from validated form values. */
+export function buildPurchasePayload(
+  product: Pick<CloudProduct, 'price'>,
+  values: PurchaseFormValues,
+  version: FrameworkVersion | undefined,
+): PurchasePayload {
+  const { framework, frameworkVersion, gpuCount, billingType, duration } = values;
+  if (framework === undefined || frameworkVersion === undefined || !gpuCount || !billingType || !duration) {
+    throw new Error('purchase form is incomplete');
+  }
+  return {
+    instanceName: values.instanceName.trim(),
+    gpuCount,
+    needExpand: values.needExpand,
+    imageType: values.imageType,
+    framework,
+    frameworkVersion,
+    frame_ports: version?.ports ?? {},
+    custom_ports: [...values.customPorts],
+    agreeTerms: true,
+    mounts: cleanMounts(values.mounts),
+    billing_type: billingType,
+    duration,
+    total_price: computeTotalPrice({ unitPrice: product.price, gpuCount, duration, billingType }),
+  };
+}

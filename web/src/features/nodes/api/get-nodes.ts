@@ -1,0 +1,20 @@
+import { useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import { type ListResponse, toList } from '../../../lib/list';
+import type { GpuNode } from '../types';
+import { nodeKeys } from './query-keys';
+
+export const NODE_REFRESH_MS = 15_000;
+
+export async function getNodes(signal?: AbortSignal) {
+  return toList(await api.get<ListResponse<GpuNode>>('/api/admin/nodes', { signal }));
+}
+
+/** Refreshed every 15 s so heartbeats and status changes show without reloading. */
+export function useNodes() {
+  return useQuery({
+    queryKey: nodeKeys.list(),
+    queryFn: ({ signal }) => getNodes(signal),
+    refetchInterval: NODE_REFRESH_MS,
+  });
+}

@@ -1,0 +1,4 @@
+export const storageKeys = {
+  all: ['storage'] as const,
+  volumes: () => ['storage', 'volumes'] as const,
+};
