@@ -17,7 +17,10 @@ afterAll(async () => {
 
 async function pickOption(page: Page, label: string, option: string) {
   await page.getByLabel(label, { exact: true }).click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option }).first().click();
+  await page
+    .locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option })
+    .first()
+    .click();
 }
 
 describe('a new user rents a GPU container in the console', () => {
@@ -42,7 +45,9 @@ describe('a new user rents a GPU container in the console', () => {
     // The local node's offering, with live availability.
     const buy = page.locator('[data-testid^="buy-"]').first();
     await buy.waitFor();
-    await expect(page.locator('[data-testid^="product-row-"]').first().textContent()).resolves.toContain('8/8');
+    await expect(page.locator('[data-testid^="product-row-"]').first().textContent()).resolves.toContain(
+      '8/8',
+    );
     await buy.click();
 
     const dialog = page.getByRole('dialog', { name: '创建实例' });
@@ -76,7 +81,12 @@ describe('a new user rents a GPU container in the console', () => {
     await row.getByRole('button', { name: '显示密码' }).click();
     await row.getByText(password as string).waitFor();
     await row.getByText(`${host}:${port}`).waitFor();
-    const out = await sshExec({ host: host as string, port: Number(port), password: password as string, command: 'echo rented-$((6*7))' });
+    const out = await sshExec({
+      host: host as string,
+      port: Number(port),
+      password: password as string,
+      command: 'echo rented-$((6*7))',
+    });
     expect(out).toContain('rented-42');
 
     // Stop (with confirmation), start, destroy (with confirmation).
@@ -87,7 +97,9 @@ describe('a new user rents a GPU container in the console', () => {
     await row.getByText('运行中').waitFor({ timeout: 30_000 });
     await row.getByRole('button', { name: '销毁' }).click();
     await page.locator('.ant-popover:visible').getByRole('button', { name: '确定' }).click();
-    await expect.poll(() => page.locator('[data-testid^="container-row-"]').count(), { timeout: 30_000 }).toBe(0);
+    await expect
+      .poll(() => page.locator('[data-testid^="container-row-"]').count(), { timeout: 30_000 })
+      .toBe(0);
 
     const left = await platform.cp.knex('containers').whereNot('status', 'deleted');
     expect(left).toHaveLength(0);

@@ -8,7 +8,8 @@ import { AppError } from '../../framework/errors.js';
  * when nothing more specific is known.
  */
 export function agentError(err: unknown, action: string): AppError {
-  if (!(err instanceof AgentCallError)) return err instanceof AppError ? err : new AppError(500, 'INTERNAL', action);
+  if (!(err instanceof AgentCallError))
+    return err instanceof AppError ? err : new AppError(500, 'INTERNAL', action);
   const said = err.details.trim();
   switch (err.code) {
     case grpc.status.UNAVAILABLE:
