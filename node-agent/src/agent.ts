@@ -1,0 +1,143 @@
+// Builds the agent's object graph and serves it over gRPC. The only place where the pieces
+// meet; nothing is created at import time.
+import { readFileSync } from 'node:fs';
+import { agentServiceDefinition, type NodeAgentHandlers } from '@gpucloud/proto';
+import * as grpc from '@grpc/grpc-js';
+import { type AgentConfig, type AgentOptions, resolveConfig } from './config.js';
+import { ContainerService } from './containers/container-service.js';
+import { DockerodeContainerClient } from './docker/dockerode-container-client.js';
+import { dockerConnection } from './docker/dockerode-support.js';
+import type { GpuProbe } from './gpu/gpu-probe.js';
+import { NvidiaSmiProbe } from './gpu/nvidia-smi-probe.js';
+import { SimulatedGpuProbe } from './gpu/simulated-gpu-probe.js';
+import { HostFacts } from './host/host-facts.js';
+import { collectHostInfo } from './host/host-info.js';
+import { OccupiedPorts } from './ports/occupied-ports.js';
+import { Reconciler } from './reconcile/reconciler.js';
+import type { RpcDeps } from './rpc/rpc-support.js';
+import { streamHandlers } from './rpc/stream-handlers.js';
+import { unaryHandlers } from './rpc/unary-handlers.js';
+import { VolumeStore } from './volumes/volume-store.js';
+
+export interface RunningAgent {
+  /** The port the gRPC server listens on (the real one when `listen` asked for port 0). */
+  port: number;
+  /** host:port to dial, e.g. 127.0.0.1:41234. */
+  address: string;
+  config: AgentConfig;
+  /** Stops the server (in-flight calls get `graceMs` to finish) and every timer. */
+  close(graceMs?: number): Promise<void>;
+}
+
+export interface AgentRuntime {
+  log?: (line: string) => void;
+  /** Replaces the GPU probe (tests of real-GPU code paths). */
+  gpuProbe?: GpuProbe;
+}
+
+function serverCredentials(config: AgentConfig): grpc.ServerCredentials {
+  if (!config.tls) return grpc.ServerCredentials.createInsecure();
+  const ca = config.tls.caFile ? readFileSync(config.tls.caFile) : null;
+  return grpc.ServerCredentials.createSsl(
+    ca,
+    [{ cert_chain: readFileSync(config.tls.certFile), private_key: readFileSync(config.tls.keyFile) }],
+    ca !== null,
+  );
+}
+
+function bind(server: grpc.Server, listen: string, credentials: grpc.ServerCredentials): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.bindAsync(listen, credentials, (err, port) => (err ? reject(err) : resolve(port)));
+  });
+}
+
+function dialAddress(listen: string, port: number): string {
+  const host = listen.slice(0, listen.lastIndexOf(':'));
+  const dialHost = host === '0.0.0.0' || host === '[::]' || host === '' ? '127.0.0.1' : host;
+  return `${dialHost}:${port}`;
+}
+
+export async function startAgent(options: AgentOptions, runtime: AgentRuntime = {}): Promise<RunningAgent> {
+  const config = resolveConfig(options);
+  const log = runtime.log ?? ((line: string) => console.log(`[gpucloud-agent] ${line}`));
+
+  const client = new DockerodeContainerClient({
+    ...(config.dockerHost ? { dockerHost: config.dockerHost } : {}),
+    timeoutMs: config.dockerTimeoutMs,
+    pullTimeoutMs: config.pullTimeoutMs,
+    log,
+  });
+  const gpus =
+    runtime.gpuProbe ??
+    (config.simulateGpus
+      ? new SimulatedGpuProbe(config.simulateGpus.count, config.simulateGpus.model, config.nodeName)
+      : new NvidiaSmiProbe());
+  // The volume store asks the container service whether a volume is mounted; the service needs the store.
+  let containers: ContainerService | undefined;
+  const volumes = new VolumeStore(config.volumeRoot, (ownerId, name) =>
+    containers ? containers.containerUsingVolume(ownerId, name) : Promise.resolve(undefined),
+  );
+  await volumes.init();
+  const occupiedPorts = new OccupiedPorts(client);
+  const engineSocket = dockerConnection(config.dockerHost).options.socketPath;
+  containers = new ContainerService({
+    client,
+    volumes,
+    gpus,
+    occupiedPorts: () => occupiedPorts.list(),
+    settings: {
+      bindAddress: config.bindAddress,
+      nodeName: config.nodeName,
+      portRange: config.portRange,
+      simulatedGpus: gpus.simulated,
+      defaultStopTimeoutSeconds: 10,
+    },
+    ...(engineSocket ? { extraSocketPaths: [engineSocket] } : {}),
+    log,
+  });
+  const service = containers;
+  const reconciler = new Reconciler(() => service.list(true, ''), config.reconcileIntervalMs, log);
+  const facts = new HostFacts(config.volumeRoot);
+
+  const deps: RpcDeps = {
+    token: config.token,
+    containers: service,
+    volumes,
+    occupiedPorts,
+    hostInfo: () =>
+      collectHostInfo({ facts, client, gpus, portRange: config.portRange, publicHost: config.publicHost }),
+    watch: { client, gpus, reconciler, log },
+    defaultHeartbeatIntervalMs: config.heartbeatIntervalMs,
+    log,
+    openStreams: new Set(),
+  };
+  const handlers: NodeAgentHandlers = { ...unaryHandlers(deps), ...streamHandlers(deps) };
+
+  const server = new grpc.Server({ 'grpc.max_receive_message_length': 16 * 1024 * 1024 });
+  server.addService(agentServiceDefinition(), handlers);
+  const port = await bind(server, config.listen, serverCredentials(config));
+
+  let closed: Promise<void> | undefined;
+  return {
+    port,
+    address: dialAddress(config.listen, port),
+    config,
+    close: (graceMs = 2000) => {
+      closed ??= new Promise<void>((resolve) => {
+        reconciler.stop();
+        const force = setTimeout(() => {
+          server.forceShutdown();
+          resolve();
+        }, graceMs);
+        force.unref();
+        server.tryShutdown(() => {
+          clearTimeout(force);
+          resolve();
+        });
+        // Long-lived streams (WatchEvents, logs, consoles) never finish by themselves: end them.
+        for (const closeStream of [...deps.openStreams]) closeStream();
+      });
+      return closed;
+    },
+  };
+}

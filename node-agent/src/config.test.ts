@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ConfigError,
+  configFromCli,
+  DEFAULTS,
+  parsePortRange,
+  parseSimulatedGpus,
+  resolveConfig,
+} from './config.js';
+
+describe('agent settings', () => {
+  it('refuses to run without a token', () => {
+    expect(() => configFromCli({ argv: [], env: {} })).toThrow(/token/);
+    expect(() => resolveConfig({ token: '  ' })).toThrow(ConfigError);
+  });
+
+  it('fills in the defaults', () => {
+    const config = configFromCli({ argv: ['--token', 's3cret'], env: {} });
+    expect(config).toMatchObject({
+      listen: DEFAULTS.listen,
+      token: 's3cret',
+      bindAddress: '0.0.0.0',
+      portRange: { start: 30000, end: 39999 },
+      volumeRoot: '/var/lib/gpucloud/volumes',
+      heartbeatIntervalMs: 5000,
+    });
+    expect(config).not.toHaveProperty('tls');
+    expect(config).not.toHaveProperty('simulateGpus');
+  });
+
+  it('lets flags win over the environment, and the environment over the config file', () => {
+    const file = JSON.stringify({
+      listen: '10.0.0.1:1',
+      bindAddress: '10.0.0.1',
+      'port-range': '40000-40010',
+      publicHost: 'from-file',
+    });
+    const config = configFromCli({
+      argv: ['--listen=127.0.0.1:0', '--config', '/etc/agent.json'],
+      env: {
+        AGENT_TOKEN: 't',
+        AGENT_LISTEN: '0.0.0.0:1',
+        AGENT_BIND_ADDRESS: '127.0.0.1',
+        DOCKER_HOST: 'unix:///x.sock',
+      },
+      readFile: (f) => (f === '/etc/agent.json' ? file : ''),
+    });
+    expect(config).toMatchObject({
+      listen: '127.0.0.1:0',
+      bindAddress: '127.0.0.1',
+      portRange: { start: 40000, end: 40010 },
+      publicHost: 'from-file',
+      dockerHost: 'unix:///x.sock',
+    });
+  });
+
+  it('reads simulated GPUs, port ranges and TLS files', () => {
+    expect(parseSimulatedGpus('8xRTX4090')).toEqual({ count: 8, model: 'RTX4090' });
+    expect(parseSimulatedGpus('2 x A100')).toEqual({ count: 2, model: 'A100' });
+    expect(() => parseSimulatedGpus('RTX4090')).toThrow(ConfigError);
+    expect(() => parseSimulatedGpus('0xT4')).toThrow(ConfigError);
+    expect(parsePortRange('30000-30010')).toEqual({ start: 30000, end: 30010 });
+    expect(() => parsePortRange('40000-30000')).toThrow(ConfigError);
+    expect(() => parsePortRange('1-70000')).toThrow(ConfigError);
+    const tls = configFromCli({
+      argv: ['--token=t', '--tls-cert', 'c.pem', '--tls-key', 'k.pem', '--tls-ca', 'ca.pem'],
+      env: {},
+    });
+    expect(tls !== 'help' && tls.tls).toEqual({ certFile: 'c.pem', keyFile: 'k.pem', caFile: 'ca.pem' });
+    expect(() => configFromCli({ argv: ['--token=t', '--tls-cert', 'c.pem'], env: {} })).toThrow(/tls-key/);
+  });
+
+  it('refuses unknown flags, unknown file keys and a bad listen address', () => {
+    expect(() => configFromCli({ argv: ['--token=t', '--nope'], env: {} })).toThrow(ConfigError);
+    expect(() =>
+      configFromCli({ argv: ['--token=t', '--config=f'], env: {}, readFile: () => '{"colour":"red"}' }),
+    ).toThrow(/colour/);
+    expect(() => configFromCli({ argv: ['--token=t', '--listen=nohost'], env: {} })).toThrow(/host:port/);
+  });
+
+  it('answers --help', () => {
+    expect(configFromCli({ argv: ['--help'], env: {} })).toBe('help');
+  });
+});

@@ -1,0 +1,292 @@
+// Every setting of the agent, read once and typed. Sources, strongest first: command-line
+// flags, environment variables, the JSON file named by --config, defaults.
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+
+export interface SimulatedGpus {
+  count: number;
+  /** As given (`RTX4090`); the probe maps known short names to NVIDIA's product names. */
+  model: string;
+}
+
+export interface PortRange {
+  start: number;
+  end: number;
+}
+
+export interface TlsFiles {
+  certFile: string;
+  keyFile: string;
+  /** When set, clients must present a certificate signed by this CA. */
+  caFile?: string;
+}
+
+export interface AgentConfig {
+  /** host:port of the gRPC server; port 0 picks a free port. */
+  listen: string;
+  token: string;
+  simulateGpus?: SimulatedGpus;
+  /** unix:///path, tcp://host:port or a bare socket path; undefined = the local default socket. */
+  dockerHost?: string;
+  /** Host address published container ports bind to. */
+  bindAddress: string;
+  /** Address users reach published ports on (HostInfo.public_host). */
+  publicHost: string;
+  portRange: PortRange;
+  volumeRoot: string;
+  tls?: TlsFiles;
+  /** Written into the gpucloud.node label of every container. */
+  nodeName: string;
+  /** Deadline of an ordinary Docker call. */
+  dockerTimeoutMs: number;
+  /** Deadline of an image pull. */
+  pullTimeoutMs: number;
+  /** Default heartbeat interval of WatchEvents when the request leaves it 0. */
+  heartbeatIntervalMs: number;
+  /** How often the reconciler reports the labelled containers on WatchEvents streams. */
+  reconcileIntervalMs: number;
+}
+
+/** What startAgent accepts: the token plus any setting to override (same names as AgentConfig). */
+export interface AgentOptions {
+  token: string;
+  listen?: string;
+  /** `8xRTX4090` or { count, model }. */
+  simulateGpus?: string | SimulatedGpus;
+  dockerHost?: string;
+  bindAddress?: string;
+  publicHost?: string;
+  /** `30000-39999` or { start, end }. */
+  portRange?: string | PortRange;
+  volumeRoot?: string;
+  tls?: TlsFiles;
+  nodeName?: string;
+  dockerTimeoutMs?: number;
+  pullTimeoutMs?: number;
+  heartbeatIntervalMs?: number;
+  reconcileIntervalMs?: number;
+}
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+export const DEFAULTS = {
+  listen: '0.0.0.0:50051',
+  bindAddress: '0.0.0.0',
+  portRange: '30000-39999',
+  volumeRoot: '/var/lib/gpucloud/volumes',
+  dockerTimeoutMs: 30_000,
+  pullTimeoutMs: 30 * 60_000,
+  heartbeatIntervalMs: 5_000,
+  reconcileIntervalMs: 60_000,
+} as const;
+
+/** Flag name → environment variable. The JSON file uses the flag names (or camelCase). */
+const SETTINGS = {
+  listen: 'AGENT_LISTEN',
+  token: 'AGENT_TOKEN',
+  'simulate-gpus': 'AGENT_SIMULATE_GPUS',
+  'docker-host': 'DOCKER_HOST',
+  'bind-address': 'AGENT_BIND_ADDRESS',
+  'public-host': 'AGENT_PUBLIC_HOST',
+  'port-range': 'AGENT_PORT_RANGE',
+  'volume-root': 'AGENT_VOLUME_ROOT',
+  'tls-cert': 'AGENT_TLS_CERT',
+  'tls-key': 'AGENT_TLS_KEY',
+  'tls-ca': 'AGENT_TLS_CA',
+  'node-name': 'AGENT_NODE_NAME',
+} as const;
+type SettingName = keyof typeof SETTINGS;
+const SETTING_NAMES = Object.keys(SETTINGS) as SettingName[];
+
+export const USAGE = `gpucloud node agent
+
+Usage: gpucloud-agent --token <token> [options]
+
+  --listen <host:port>        gRPC address (AGENT_LISTEN, default ${DEFAULTS.listen})
+  --token <token>             node token, required (AGENT_TOKEN)
+  --simulate-gpus <NxMODEL>   simulated GPUs for demos and tests, e.g. 8xRTX4090 (AGENT_SIMULATE_GPUS)
+  --docker-host <url>         Docker engine (DOCKER_HOST, default the local socket)
+  --bind-address <ip>         address published ports bind to (AGENT_BIND_ADDRESS, default ${DEFAULTS.bindAddress})
+  --public-host <host>        address users reach published ports on (AGENT_PUBLIC_HOST, default the hostname)
+  --port-range <a-b>          host ports for containers (AGENT_PORT_RANGE, default ${DEFAULTS.portRange})
+  --volume-root <dir>         root of user volumes (AGENT_VOLUME_ROOT, default ${DEFAULTS.volumeRoot})
+  --tls-cert <file>           server certificate (AGENT_TLS_CERT); insecure without
+  --tls-key <file>            server key (AGENT_TLS_KEY)
+  --tls-ca <file>             CA that client certificates must chain to (AGENT_TLS_CA)
+  --node-name <name>          value of the gpucloud.node label (AGENT_NODE_NAME, default the hostname)
+  --config <file.json>        JSON file with the same keys (flags and environment win)
+  --help
+`;
+
+export function parseSimulatedGpus(text: string): SimulatedGpus {
+  const m = /^\s*(\d+)\s*[xX×*]\s*(\S.*?)\s*$/.exec(text);
+  const count = m ? Number(m[1]) : Number.NaN;
+  if (!m?.[2] || !Number.isInteger(count) || count < 1 || count > 64) {
+    throw new ConfigError(`--simulate-gpus must look like 8xRTX4090 (1 to 64 GPUs), got "${text}"`);
+  }
+  return { count, model: m[2] };
+}
+
+export function parsePortRange(text: string): PortRange {
+  const m = /^\s*(\d+)\s*-\s*(\d+)\s*$/.exec(text);
+  const start = Number(m?.[1]);
+  const end = Number(m?.[2]);
+  if (!m || !(start >= 1 && end <= 65535 && start <= end)) {
+    throw new ConfigError(`--port-range must look like 30000-39999 within 1-65535, got "${text}"`);
+  }
+  return { start, end };
+}
+
+function checkListen(listen: string): string {
+  if (!/^(\[[0-9a-fA-F:.]+\]|[^:\s]+):\d{1,5}$/.test(listen) || Number(listen.split(':').pop()) > 65535) {
+    throw new ConfigError(`--listen must be host:port (for example 0.0.0.0:50051), got "${listen}"`);
+  }
+  return listen;
+}
+
+function positive(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value <= 0) throw new ConfigError(`${name} must be a positive number`);
+  return value;
+}
+
+/** Fills in defaults and checks every value. */
+export function resolveConfig(options: AgentOptions): AgentConfig {
+  if (!options.token?.trim()) {
+    throw new ConfigError(
+      'A node token is required: pass --token or set AGENT_TOKEN (the agent refuses to run without one).',
+    );
+  }
+  const simulateGpus =
+    typeof options.simulateGpus === 'string'
+      ? parseSimulatedGpus(options.simulateGpus)
+      : options.simulateGpus;
+  const portRange =
+    typeof options.portRange === 'object'
+      ? options.portRange
+      : parsePortRange(options.portRange ?? DEFAULTS.portRange);
+  if (typeof options.portRange === 'object') parsePortRange(`${portRange.start}-${portRange.end}`);
+  const tls = options.tls;
+  if (tls && (!tls.certFile || !tls.keyFile)) {
+    throw new ConfigError('TLS needs both --tls-cert and --tls-key');
+  }
+  const hostname = os.hostname();
+  return {
+    listen: checkListen(options.listen ?? DEFAULTS.listen),
+    token: options.token,
+    ...(simulateGpus ? { simulateGpus } : {}),
+    ...(options.dockerHost ? { dockerHost: options.dockerHost } : {}),
+    bindAddress: options.bindAddress ?? DEFAULTS.bindAddress,
+    publicHost: options.publicHost ?? hostname,
+    portRange,
+    volumeRoot: path.resolve(options.volumeRoot ?? DEFAULTS.volumeRoot),
+    ...(tls ? { tls } : {}),
+    nodeName: options.nodeName ?? hostname,
+    dockerTimeoutMs: positive('dockerTimeoutMs', options.dockerTimeoutMs, DEFAULTS.dockerTimeoutMs),
+    pullTimeoutMs: positive('pullTimeoutMs', options.pullTimeoutMs, DEFAULTS.pullTimeoutMs),
+    heartbeatIntervalMs: positive(
+      'heartbeatIntervalMs',
+      options.heartbeatIntervalMs,
+      DEFAULTS.heartbeatIntervalMs,
+    ),
+    reconcileIntervalMs: positive(
+      'reconcileIntervalMs',
+      options.reconcileIntervalMs,
+      DEFAULTS.reconcileIntervalMs,
+    ),
+  };
+}
+
+function kebab(key: string): string {
+  return key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
+function readConfigFile(
+  file: string,
+  readFile: (file: string) => string,
+): Partial<Record<SettingName, string>> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFile(file));
+  } catch (err) {
+    throw new ConfigError(
+      `Cannot read the config file ${file}: ${err instanceof Error ? err.message : String(err)}`,
+    );
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new ConfigError(`The config file ${file} must hold a JSON object`);
+  }
+  const out: Partial<Record<SettingName, string>> = {};
+  for (const [key, value] of Object.entries(parsed)) {
+    const name = kebab(key) as SettingName;
+    if (!SETTING_NAMES.includes(name)) throw new ConfigError(`Unknown key "${key}" in ${file}`);
+    if (typeof value !== 'string' && typeof value !== 'number') {
+      throw new ConfigError(`"${key}" in ${file} must be a string`);
+    }
+    out[name] = String(value);
+  }
+  return out;
+}
+
+export interface CliInput {
+  argv: string[];
+  env: NodeJS.ProcessEnv;
+  readFile?: (file: string) => string;
+}
+
+/** Parses the command line; returns 'help' when --help was given. */
+export function configFromCli({
+  argv,
+  env,
+  readFile = (f) => readFileSync(f, 'utf8'),
+}: CliInput): AgentConfig | 'help' {
+  const flagOptions: Record<string, { type: 'string' | 'boolean' }> = {
+    config: { type: 'string' },
+    help: { type: 'boolean' },
+  };
+  for (const name of SETTING_NAMES) flagOptions[name] = { type: 'string' };
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({ args: argv, options: flagOptions, strict: true, allowPositionals: false }));
+  } catch (err) {
+    throw new ConfigError(`${err instanceof Error ? err.message : String(err)}\n\n${USAGE}`);
+  }
+  if (values.help) return 'help';
+  const configFile = typeof values.config === 'string' ? values.config : env.AGENT_CONFIG;
+  const fromFile = configFile ? readConfigFile(configFile, readFile) : {};
+  const pick = (name: SettingName): string | undefined => {
+    const flag = values[name];
+    if (typeof flag === 'string') return flag;
+    const fromEnv = env[SETTINGS[name]];
+    if (fromEnv !== undefined && fromEnv !== '') return fromEnv;
+    return fromFile[name];
+  };
+  const tlsCert = pick('tls-cert');
+  const tlsKey = pick('tls-key');
+  const tlsCa = pick('tls-ca');
+  if ((tlsCert || tlsKey || tlsCa) && !(tlsCert && tlsKey)) {
+    throw new ConfigError('TLS needs both --tls-cert and --tls-key');
+  }
+  const options: AgentOptions = { token: pick('token') ?? '' };
+  const set = <K extends keyof AgentOptions>(key: K, value: AgentOptions[K] | undefined) => {
+    if (value !== undefined) options[key] = value;
+  };
+  set('listen', pick('listen'));
+  set('simulateGpus', pick('simulate-gpus'));
+  set('dockerHost', pick('docker-host'));
+  set('bindAddress', pick('bind-address'));
+  set('publicHost', pick('public-host'));
+  set('portRange', pick('port-range'));
+  set('volumeRoot', pick('volume-root'));
+  set('nodeName', pick('node-name'));
+  if (tlsCert && tlsKey)
+    set('tls', { certFile: tlsCert, keyFile: tlsKey, ...(tlsCa ? { caFile: tlsCa } : {}) });
+  return resolveConfig(options);
+}

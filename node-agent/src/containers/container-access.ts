@@ -1,0 +1,58 @@
+// Access to a started container: the root password through chpasswd and the user's SSH keys
+// in /root/.ssh/authorized_keys, both fed on stdin of a docker exec. User input never becomes
+// part of a command line.
+import { randomInt } from 'node:crypto';
+import type { ContainerClient } from '../docker/container-client.js';
+import { failedPrecondition } from '../errors.js';
+
+const WRITE_KEYS_SCRIPT =
+  'umask 077 && mkdir -p /root/.ssh && chmod 700 /root/.ssh && cat > /root/.ssh/authorized_keys && chmod 600 /root/.ssh/authorized_keys';
+
+export async function setRootPassword(client: ContainerClient, ref: string, password: string): Promise<void> {
+  const result = await client.exec(ref, ['chpasswd'], `root:${password}\n`);
+  if (result.exitCode !== 0) {
+    throw failedPrecondition(
+      `设置 root 密码失败 (chpasswd exited with ${result.exitCode}: ${(result.stderr || result.stdout).trim()})`,
+    );
+  }
+}
+
+export async function writeAuthorizedKeys(
+  client: ContainerClient,
+  ref: string,
+  keys: string[],
+): Promise<void> {
+  const result = await client.exec(ref, ['/bin/sh', '-c', WRITE_KEYS_SCRIPT], `${keys.join('\n')}\n`);
+  if (result.exitCode !== 0) {
+    throw failedPrecondition(
+      `写入 SSH 公钥失败 (writing authorized_keys exited with ${result.exitCode}: ${(result.stderr || result.stdout).trim()})`,
+    );
+  }
+}
+
+/** Applies what a start asks for; keys first, so a failing chpasswd still leaves key login working. */
+export async function applyAccess(
+  client: ContainerClient,
+  ref: string,
+  access: { rootPassword: string; authorizedKeys: string[] },
+): Promise<void> {
+  if (access.authorizedKeys.length > 0) await writeAuthorizedKeys(client, ref, access.authorizedKeys);
+  if (access.rootPassword) await setRootPassword(client, ref, access.rootPassword);
+}
+
+const LOWER = 'abcdefghijkmnpqrstuvwxyz';
+const UPPER = 'ABCDEFGHJKLMNPQRSTUVWXYZ';
+const DIGITS = '23456789';
+const ALL = LOWER + UPPER + DIGITS;
+
+/** A random password of letters and digits (no look-alikes), with at least one of each kind. */
+export function generatePassword(length = 16): string {
+  const pick = (chars: string) => chars[randomInt(chars.length)]!;
+  const chars = [pick(LOWER), pick(UPPER), pick(DIGITS)];
+  while (chars.length < length) chars.push(pick(ALL));
+  for (let i = chars.length - 1; i > 0; i--) {
+    const j = randomInt(i + 1);
+    [chars[i], chars[j]] = [chars[j]!, chars[i]!];
+  }
+  return chars.join('');
+}

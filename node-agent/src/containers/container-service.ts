@@ -1,0 +1,359 @@
+// The container use cases: create (pull, create, start, set up access), start, stop, remove,
+// inspect, list, reset password. Containers are addressed by the platform's container id;
+// Docker (through the labels) is the only record of them.
+import fs from 'node:fs/promises';
+import type {
+  BindMount,
+  ContainerClient,
+  ContainerDefinition,
+  ContainerDetails,
+  PortMapping,
+  RegistryCredentials,
+} from '../docker/container-client.js';
+import { DOCKER_SOCKET_PATHS } from '../docker/create-options.js';
+import {
+  containerName,
+  gpusFromLabel,
+  LABELS,
+  MANAGED_FILTER,
+  managedLabels,
+  mountsFromLabel,
+  portsFromLabel,
+} from '../docker/labels.js';
+import { AgentError, errorMessage, failedPrecondition, notFound } from '../errors.js';
+import { type GpuProbe, matchGpus } from '../gpu/gpu-probe.js';
+import type { VolumeStore } from '../volumes/volume-store.js';
+import { applyAccess, generatePassword, setRootPassword } from './container-access.js';
+import { KeyedLock } from './keyed-lock.js';
+import { checkAuthorizedKeys, checkContainerId, checkPassword, validateSpec } from './spec-validation.js';
+import type {
+  ContainerServiceSettings,
+  ContainerSpecInput,
+  CreateContainerInput,
+  ManagedContainer,
+  StartContainerInput,
+} from './types.js';
+
+export interface ContainerServiceDeps {
+  client: ContainerClient;
+  volumes: VolumeStore;
+  gpus: GpuProbe;
+  occupiedPorts: () => Promise<number[]>;
+  settings: ContainerServiceSettings;
+  /** Host paths of the engine's own socket, refused as mount sources besides the usual ones. */
+  extraSocketPaths?: string[];
+  log?: (line: string) => void;
+}
+
+/** ContainerDetails of a managed container → the agent's ManagedContainer. */
+export function toManaged(details: ContainerDetails, startError = ''): ManagedContainer {
+  const labels = details.labels;
+  const named = portsFromLabel(labels[LABELS.ports]);
+  return {
+    containerId: labels[LABELS.containerId] ?? '',
+    dockerId: details.dockerId,
+    ownerId: labels[LABELS.ownerId] ?? '',
+    displayName: labels[LABELS.displayName] ?? '',
+    image: labels[LABELS.image] || details.image,
+    state: details.state,
+    statusText: details.statusText,
+    exitCode: details.exitCode,
+    createdAtMs: details.createdAtMs,
+    startedAtMs: details.startedAtMs,
+    finishedAtMs: details.finishedAtMs,
+    gpuDeviceIds: gpusFromLabel(labels[LABELS.gpus]),
+    ports: details.ports.map((port) => ({
+      ...port,
+      name:
+        named.find(
+          (n) =>
+            n.hostPort === port.hostPort &&
+            n.protocol === port.protocol &&
+            n.containerPort === port.containerPort,
+        )?.name ?? '',
+    })),
+    mounts: mountsFromLabel(labels[LABELS.mounts]),
+    labels,
+    startError,
+    resources: details.resources,
+  };
+}
+
+function isManaged(details: ContainerDetails, containerId: string): boolean {
+  return details.labels[LABELS.managed] === 'true' && details.labels[LABELS.containerId] === containerId;
+}
+
+/** Docker's start failures (port taken, runtime missing) are about the host, not the request. */
+function startFailure(err: unknown): AgentError {
+  if (err instanceof AgentError && (err.code === 'INTERNAL' || err.code === 'INVALID_ARGUMENT')) {
+    return failedPrecondition(`容器启动失败 (${err.message})`, err);
+  }
+  return err instanceof AgentError ? err : new AgentError('INTERNAL', errorMessage(err), { cause: err });
+}
+
+export class ContainerService {
+  /** Held by every operation that changes a container (ReconfigureContainer included). */
+  readonly lock = new KeyedLock();
+
+  constructor(readonly deps: ContainerServiceDeps) {}
+
+  private get client(): ContainerClient {
+    return this.deps.client;
+  }
+
+  /** The managed container with this platform id, or undefined. */
+  async find(containerId: string): Promise<ContainerDetails | undefined> {
+    const details = await this.client.inspectContainer(containerName(checkContainerId(containerId)));
+    return details && isManaged(details, containerId) ? details : undefined;
+  }
+
+  async get(containerId: string): Promise<ContainerDetails> {
+    const details = await this.find(containerId);
+    if (!details) throw notFound(`容器 ${containerId} 不存在 (no container ${containerId} on this node)`);
+    return details;
+  }
+
+  async inspect(containerId: string): Promise<ManagedContainer> {
+    return toManaged(await this.get(containerId));
+  }
+
+  async list(all: boolean, ownerId: string): Promise<ManagedContainer[]> {
+    const labels = [MANAGED_FILTER, ...(ownerId ? [`${LABELS.ownerId}=${ownerId}`] : [])];
+    const summaries = await this.client.listContainers({ all, labels });
+    const details = await Promise.all(summaries.map((s) => this.client.inspectContainer(s.dockerId)));
+    return (
+      details
+        .filter((d): d is ContainerDetails => d !== undefined) // removed between list and inspect
+        // A container parked by a running reconfigure carries the same id under another name.
+        .filter((d) => d.name === containerName(d.labels[LABELS.containerId] ?? ''))
+        .map((d) => toManaged(d))
+        .sort((a, b) => a.createdAtMs - b.createdAtMs)
+    );
+  }
+
+  /** Host directories for the mounts, refusing anything that would expose the Docker socket. */
+  async resolveBinds(ownerId: string, mounts: ContainerSpecInput['mounts']): Promise<BindMount[]> {
+    const sockets = [...DOCKER_SOCKET_PATHS, ...(this.deps.extraSocketPaths ?? [])];
+    const binds: BindMount[] = [];
+    for (const mount of mounts) {
+      const source = await fs.realpath(await this.deps.volumes.mountSource(ownerId, mount.volumeName));
+      if (sockets.some((s) => s === source || s.startsWith(`${source}/`))) {
+        throw new AgentError(
+          'INVALID_ARGUMENT',
+          `mount source ${source} would expose the Docker socket; refused`,
+        );
+      }
+      binds.push({ source, target: mount.target, readOnly: mount.readOnly });
+    }
+    return binds;
+  }
+
+  /** Refuses host ports something else holds (ports of `ignore` excluded). */
+  async checkPortsFree(ports: PortMapping[], ignore: number[] = []): Promise<void> {
+    if (ports.length === 0) return;
+    const occupied = new Set(await this.deps.occupiedPorts());
+    const taken = ports.map((p) => p.hostPort).filter((p) => occupied.has(p) && !ignore.includes(p));
+    if (taken.length > 0) throw failedPrecondition(`端口已被占用 (host port ${taken.join(', ')} is in use)`);
+  }
+
+  /**
+   * GPUs must exist and the host must be safe for GPU work; for a container about to run
+   * (`starting`), no other running container may hold them.
+   */
+  async checkGpus(containerId: string, gpuIds: string[], starting: boolean): Promise<void> {
+    if (gpuIds.length === 0) return;
+    const inventory = await this.deps.gpus.inventory();
+    if (inventory.unsafeReason) throw failedPrecondition(inventory.unsafeReason);
+    const { found, unknown } = matchGpus(inventory.gpus, gpuIds);
+    if (unknown.length > 0) {
+      throw failedPrecondition(`GPU ${unknown.join(', ')} 在本节点不存在 (no such GPU on this node)`);
+    }
+    if (!starting) return;
+    // Compared by index: one container may name a GPU by index, another by uuid.
+    const wanted = new Set(found.map((g) => g.index));
+    const running = await this.client.listContainers({ all: false, labels: [MANAGED_FILTER] });
+    for (const other of running) {
+      if (other.labels[LABELS.containerId] === containerId) continue;
+      const held = matchGpus(inventory.gpus, gpusFromLabel(other.labels[LABELS.gpus])).found;
+      const busy = held.filter((g) => wanted.has(g.index)).map((g) => g.index);
+      if (busy.length > 0) {
+        throw failedPrecondition(
+          `GPU ${busy.join(', ')} 正被容器 ${other.labels[LABELS.containerId]} 使用 (GPU busy)`,
+        );
+      }
+    }
+  }
+
+  /** The Docker definition of a validated spec. */
+  definition(
+    spec: ContainerSpecInput,
+    binds: BindMount[],
+    options: { image: string; generation: number; env?: string[] },
+  ): ContainerDefinition {
+    const { simulatedGpus, nodeName } = this.deps.settings;
+    const userEnv = options.env ?? Object.entries(spec.env).map(([k, v]) => `${k}=${v}`);
+    // Always set explicitly: a CUDA image's own NVIDIA_VISIBLE_DEVICES=all must never apply.
+    const visible = spec.gpuDeviceIds.length > 0 ? spec.gpuDeviceIds.join(',') : 'void';
+    return {
+      name: containerName(spec.containerId),
+      image: options.image,
+      env: [
+        ...userEnv.filter((e) => !e.startsWith('NVIDIA_VISIBLE_DEVICES=')),
+        `NVIDIA_VISIBLE_DEVICES=${visible}`,
+      ],
+      labels: managedLabels(
+        { ...spec, node: nodeName, image: spec.image, generation: options.generation },
+        spec.labels,
+      ),
+      command: spec.command,
+      ports: spec.ports,
+      binds,
+      nvidiaDeviceIds: simulatedGpus ? [] : spec.gpuDeviceIds,
+      resources: spec.resources,
+    };
+  }
+
+  private async ensureImage(image: string, auth: RegistryCredentials | undefined): Promise<void> {
+    if (await this.client.imageExists(image)) return;
+    this.deps.log?.(`pulling image ${image}`);
+    try {
+      await this.client.pullImage(image, auth, () => undefined);
+    } catch (err) {
+      if (err instanceof AgentError && (err.code === 'UNAVAILABLE' || err.code === 'DEADLINE_EXCEEDED'))
+        throw err;
+      throw failedPrecondition(
+        `镜像 ${image} 不存在且拉取失败 (image not found locally and the pull failed: ${errorMessage(err)})`,
+        err,
+      );
+    }
+  }
+
+  /** Starts and sets up access; returns the start error text instead of throwing. */
+  private async startAndSetUp(
+    ref: string,
+    access: { rootPassword: string; authorizedKeys: string[] },
+  ): Promise<string> {
+    try {
+      await this.client.startContainer(ref);
+    } catch (err) {
+      return startFailure(err).message;
+    }
+    try {
+      await applyAccess(this.client, ref, access);
+      return '';
+    } catch (err) {
+      return `容器已启动, 但访问设置失败 (started, but setting up access failed: ${errorMessage(err)})`;
+    }
+  }
+
+  create(input: CreateContainerInput): Promise<ManagedContainer> {
+    const spec = validateSpec(input.spec, this.deps.settings);
+    return this.lock.run(spec.containerId, () => this.createLocked(spec, input));
+  }
+
+  private async createLocked(
+    spec: ContainerSpecInput,
+    input: CreateContainerInput,
+  ): Promise<ManagedContainer> {
+    const access = {
+      rootPassword: input.rootPassword ? checkPassword(input.rootPassword) : '',
+      authorizedKeys: checkAuthorizedKeys(input.authorizedKeys),
+    };
+    const binds = await this.resolveBinds(spec.ownerId, spec.mounts);
+    if (await this.client.inspectContainer(containerName(spec.containerId))) {
+      throw new AgentError('ALREADY_EXISTS', `容器 ${spec.containerId} 已存在 (container already exists)`);
+    }
+    await this.checkPortsFree(spec.ports);
+    await this.checkGpus(spec.containerId, spec.gpuDeviceIds, input.start);
+    await this.ensureImage(spec.image, input.registryAuth);
+    const dockerId = await this.client.createContainer(
+      this.definition(spec, binds, { image: spec.image, generation: 0 }),
+    );
+    let startError = '';
+    try {
+      if (input.start) startError = await this.startAndSetUp(dockerId, access);
+      const details = await this.client.inspectContainer(dockerId);
+      if (!details) throw new AgentError('INTERNAL', `container ${dockerId} vanished right after creation`);
+      if (startError) this.deps.log?.(`container ${spec.containerId} created, start failed: ${startError}`);
+      return toManaged(details, startError);
+    } catch (err) {
+      // All or nothing: a container we cannot report is removed again.
+      await this.client.removeContainer(dockerId, true).catch((cleanupErr: unknown) => {
+        this.deps.log?.(`cleanup of ${dockerId} failed: ${errorMessage(cleanupErr)}`);
+      });
+      throw err;
+    }
+  }
+
+  start(input: StartContainerInput): Promise<ManagedContainer> {
+    const access = {
+      rootPassword: input.rootPassword ? checkPassword(input.rootPassword) : '',
+      authorizedKeys: checkAuthorizedKeys(input.authorizedKeys),
+    };
+    return this.lock.run(input.containerId, () => this.startLocked(input.containerId, access));
+  }
+
+  private async startLocked(
+    containerId: string,
+    access: { rootPassword: string; authorizedKeys: string[] },
+  ): Promise<ManagedContainer> {
+    const details = await this.get(containerId);
+    await this.checkGpus(containerId, gpusFromLabel(details.labels[LABELS.gpus]), true);
+    try {
+      await this.client.startContainer(details.dockerId);
+    } catch (err) {
+      throw startFailure(err);
+    }
+    await applyAccess(this.client, details.dockerId, access);
+    return this.inspect(containerId);
+  }
+
+  stop(containerId: string, timeoutSeconds: number): Promise<ManagedContainer> {
+    return this.lock.run(containerId, async () => {
+      const details = await this.get(containerId);
+      await this.client.stopContainer(
+        details.dockerId,
+        timeoutSeconds || this.deps.settings.defaultStopTimeoutSeconds,
+      );
+      return this.inspect(containerId);
+    });
+  }
+
+  /** False when there was nothing to remove. */
+  remove(containerId: string, force: boolean): Promise<boolean> {
+    return this.lock.run(containerId, async () => {
+      const details = await this.find(containerId);
+      if (!details) return false;
+      const removed = await this.client.removeContainer(details.dockerId, force);
+      if (removed && details.image.startsWith('gpucloud/commit:')) {
+        // The commit image of a reconfigured container has no other user.
+        await this.client.removeImage(details.image).catch((err: unknown) => {
+          this.deps.log?.(`could not remove ${details.image}: ${errorMessage(err)}`);
+        });
+      }
+      return removed;
+    });
+  }
+
+  async resetPassword(containerId: string, password: string): Promise<string> {
+    const chosen = password ? checkPassword(password) : generatePassword();
+    const details = await this.get(containerId);
+    if (details.state !== 'running') {
+      throw failedPrecondition(`容器未运行, 无法重置密码 (container is ${details.state}; start it first)`);
+    }
+    await setRootPassword(this.client, details.dockerId, chosen);
+    return chosen;
+  }
+
+  /** Platform ids of containers of `ownerId` that mount `volumeName`. */
+  async containerUsingVolume(ownerId: string, volumeName: string): Promise<string | undefined> {
+    const list = await this.client.listContainers({
+      all: true,
+      labels: [MANAGED_FILTER, `${LABELS.ownerId}=${ownerId}`],
+    });
+    const user = list.find((c) =>
+      mountsFromLabel(c.labels[LABELS.mounts]).some((m) => m.volumeName === volumeName),
+    );
+    return user?.labels[LABELS.containerId];
+  }
+}

@@ -1,0 +1,112 @@
+// ReconfigureContainer: Docker cannot change ports, mounts or GPUs of a container, so the
+// agent commits the container's filesystem and recreates it from that commit with the same
+// name and labels. Files the user wrote survive. Any failure before the switch puts the old
+// container back as it was.
+import type { ContainerDetails } from '../docker/container-client.js';
+import { containerName, gpusFromLabel, LABELS, mountsFromLabel, userLabels } from '../docker/labels.js';
+import { AgentError, errorMessage } from '../errors.js';
+import { applyAccess } from './container-access.js';
+import { type ContainerService, toManaged } from './container-service.js';
+import { checkAuthorizedKeys, checkGpuIds, checkMounts, checkPorts } from './spec-validation.js';
+import type { ContainerSpecInput, ManagedContainer, ReconfigureInput } from './types.js';
+
+export const COMMIT_REPOSITORY = 'gpucloud/commit';
+
+/** The spec a managed container was created from, read back from Docker. */
+export function specFromDetails(details: ContainerDetails): ContainerSpecInput {
+  const labels = details.labels;
+  const managed = toManaged(details);
+  return {
+    containerId: managed.containerId,
+    ownerId: managed.ownerId,
+    ownerName: labels[LABELS.ownerName] ?? '',
+    displayName: managed.displayName,
+    image: managed.image,
+    gpuDeviceIds: gpusFromLabel(labels[LABELS.gpus]),
+    ports: managed.ports,
+    mounts: mountsFromLabel(labels[LABELS.mounts]),
+    resources: details.resources,
+    env: {},
+    labels: userLabels(labels),
+    command: details.command,
+  };
+}
+
+export function reconfigureContainer(
+  service: ContainerService,
+  input: ReconfigureInput,
+): Promise<ManagedContainer> {
+  const keys = checkAuthorizedKeys(input.authorizedKeys);
+  return service.lock.run(input.containerId, () => reconfigureLocked(service, input, keys));
+}
+
+async function reconfigureLocked(
+  service: ContainerService,
+  input: ReconfigureInput,
+  keys: string[],
+): Promise<ManagedContainer> {
+  const { client, settings } = service.deps;
+  const log = (what: string) => (err: unknown) =>
+    service.deps.log?.(`reconfigure ${input.containerId}: ${what}: ${errorMessage(err)}`);
+  const old = await service.get(input.containerId);
+  const spec = specFromDetails(old);
+  if (input.ports) spec.ports = checkPorts(input.ports, settings);
+  if (input.mounts) spec.mounts = checkMounts(input.mounts);
+  if (input.gpuDeviceIds) spec.gpuDeviceIds = checkGpuIds(input.gpuDeviceIds);
+  const binds = await service.resolveBinds(spec.ownerId, spec.mounts);
+  await service.checkPortsFree(
+    spec.ports,
+    old.ports.map((p) => p.hostPort),
+  );
+  const wasRunning = old.state === 'running' || old.state === 'restarting';
+  const startNew = wasRunning && input.restartIfRunning;
+  await service.checkGpus(spec.containerId, spec.gpuDeviceIds, startNew);
+
+  const generation = (Number(old.labels[LABELS.generation]) || 0) + 1;
+  const tag = `${spec.containerId}-${generation}`;
+  const commitRef = `${COMMIT_REPOSITORY}:${tag}`;
+  const name = containerName(spec.containerId);
+  await client.commitContainer(old.dockerId, COMMIT_REPOSITORY, tag);
+
+  let newId: string | undefined;
+  let parked = false;
+  try {
+    if (wasRunning) await client.stopContainer(old.dockerId, settings.defaultStopTimeoutSeconds);
+    await client.renameContainer(old.dockerId, `${name}-superseded-${generation}`);
+    parked = true;
+    newId = await client.createContainer(
+      service.definition(spec, binds, { image: commitRef, generation, env: old.env }),
+    );
+    if (startNew) await client.startContainer(newId);
+  } catch (err) {
+    if (newId) await client.removeContainer(newId, true).catch(log('remove the new container'));
+    if (parked) await client.renameContainer(old.dockerId, name).catch(log('restore the old name'));
+    if (wasRunning) await client.startContainer(old.dockerId).catch(log('restart the old container'));
+    await client.removeImage(commitRef).catch(log('remove the commit image'));
+    if (err instanceof AgentError && err.code === 'INTERNAL') {
+      throw new AgentError(
+        'FAILED_PRECONDITION',
+        `容器重建失败, 已恢复原容器 (recreate failed, old container restored: ${err.message})`,
+        {
+          cause: err,
+        },
+      );
+    }
+    throw err;
+  }
+
+  await client.removeContainer(old.dockerId, true);
+  if (old.image.startsWith(`${COMMIT_REPOSITORY}:`) && old.image !== commitRef) {
+    // The superseded commit: the new commit's layers stay, only its tag goes.
+    await client.removeImage(old.image).catch(log(`remove ${old.image}`));
+  }
+  let startError = '';
+  if (startNew && keys.length > 0) {
+    await applyAccess(client, newId, { rootPassword: '', authorizedKeys: keys }).catch((err: unknown) => {
+      startError = `容器已重建并启动, 但写入 SSH 公钥失败 (${errorMessage(err)})`;
+    });
+  }
+  const details = await client.inspectContainer(newId);
+  if (!details) throw new AgentError('INTERNAL', `the recreated container ${name} vanished`);
+  return toManaged(details, startError);
+}

@@ -1,0 +1,80 @@
+// The container use cases in the agent's terms (the rpc layer converts from and to proto).
+import type {
+  ContainerStateName,
+  PortMapping,
+  RegistryCredentials,
+  ResourceLimits,
+  VolumeMount,
+} from '../docker/container-client.js';
+
+export interface ContainerSpecInput {
+  containerId: string;
+  ownerId: string;
+  ownerName: string;
+  displayName: string;
+  image: string;
+  /** GPU indices or uuids allocated by the control plane; empty = no GPU. */
+  gpuDeviceIds: string[];
+  /** hostIp '' = the agent's bind address. */
+  ports: PortMapping[];
+  mounts: VolumeMount[];
+  /** 0 = the agent's default (pids, shm) or no limit (memory, cpu). */
+  resources: ResourceLimits;
+  env: Record<string, string>;
+  labels: Record<string, string>;
+  command: string[];
+}
+
+export interface CreateContainerInput {
+  spec: ContainerSpecInput;
+  rootPassword: string;
+  authorizedKeys: string[];
+  start: boolean;
+  registryAuth?: RegistryCredentials;
+}
+
+export interface StartContainerInput {
+  containerId: string;
+  authorizedKeys: string[];
+  rootPassword: string;
+}
+
+export interface ReconfigureInput {
+  containerId: string;
+  ports?: PortMapping[];
+  mounts?: VolumeMount[];
+  gpuDeviceIds?: string[];
+  restartIfRunning: boolean;
+  authorizedKeys: string[];
+}
+
+export interface ManagedContainer {
+  containerId: string;
+  dockerId: string;
+  ownerId: string;
+  displayName: string;
+  image: string;
+  state: ContainerStateName;
+  statusText: string;
+  exitCode: number;
+  createdAtMs: number;
+  startedAtMs: number;
+  finishedAtMs: number;
+  gpuDeviceIds: string[];
+  ports: PortMapping[];
+  mounts: VolumeMount[];
+  labels: Record<string, string>;
+  /** Set when the container exists but its start (or the setup after it) failed. */
+  startError: string;
+  resources: ResourceLimits;
+}
+
+export interface ContainerServiceSettings {
+  bindAddress: string;
+  nodeName: string;
+  portRange: { start: number; end: number };
+  /** Simulated GPUs: no DeviceRequests, the allocation goes into NVIDIA_VISIBLE_DEVICES only. */
+  simulatedGpus: boolean;
+  /** Seconds Docker waits between SIGTERM and SIGKILL when the request says 0. */
+  defaultStopTimeoutSeconds: number;
+}

@@ -1,0 +1,197 @@
+// The agent's view of a container engine, in the agent's own terms. The dockerode
+// implementation is the only code that knows Docker's API (Nomad keeps its driver apart from
+// its RPC adapter the same way).
+
+export type ContainerStateName =
+  | 'created'
+  | 'running'
+  | 'paused'
+  | 'restarting'
+  | 'exited'
+  | 'dead'
+  | 'removing'
+  | 'not_found'
+  | 'unknown';
+
+export type PortProtocol = 'tcp' | 'udp';
+
+export interface PortMapping {
+  containerPort: number;
+  hostPort: number;
+  protocol: PortProtocol;
+  /** Host address the port is bound to. */
+  hostIp: string;
+  /** Name from the framework's port map (ssh, jupyter, ...) or "custom". */
+  name: string;
+}
+
+export interface VolumeMount {
+  volumeName: string;
+  target: string;
+  readOnly: boolean;
+}
+
+export interface ResourceLimits {
+  memoryBytes: number;
+  nanoCpus: number;
+  pidsLimit: number;
+  shmSizeBytes: number;
+}
+
+/** A bind mount resolved to a host directory. */
+export interface BindMount {
+  source: string;
+  target: string;
+  readOnly: boolean;
+}
+
+/** Everything needed to create a container; hardening is added by the implementation. */
+export interface ContainerDefinition {
+  name: string;
+  image: string;
+  env: string[];
+  labels: Record<string, string>;
+  /** Empty = the image's CMD. */
+  command: string[];
+  /** Kept from a committed container on recreate; undefined = the image's. */
+  entrypoint?: string[];
+  workingDir?: string;
+  user?: string;
+  ports: PortMapping[];
+  binds: BindMount[];
+  /** Real NVIDIA GPUs to request through DeviceRequests; empty = none. */
+  nvidiaDeviceIds: string[];
+  resources: ResourceLimits;
+}
+
+/** A container as Docker reports it, with the parts the agent reads. */
+export interface ContainerDetails {
+  dockerId: string;
+  name: string;
+  image: string;
+  labels: Record<string, string>;
+  state: ContainerStateName;
+  statusText: string;
+  exitCode: number;
+  createdAtMs: number;
+  startedAtMs: number;
+  finishedAtMs: number;
+  tty: boolean;
+  env: string[];
+  command: string[];
+  entrypoint: string[];
+  workingDir: string;
+  user: string;
+  ports: PortMapping[];
+  binds: BindMount[];
+  nvidiaDeviceIds: string[];
+  resources: ResourceLimits;
+}
+
+export interface ContainerSummary {
+  dockerId: string;
+  name: string;
+  labels: Record<string, string>;
+  state: ContainerStateName;
+  /** Host ports Docker has published for this container right now. */
+  publishedPorts: number[];
+}
+
+export interface RegistryCredentials {
+  serverAddress: string;
+  username: string;
+  password: string;
+}
+
+export interface PullProgress {
+  id: string;
+  status: string;
+  current: number;
+  total: number;
+}
+
+export interface ExecResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+export type OutputStream = 'stdout' | 'stderr';
+
+/** A running stream the caller can stop; `done` settles when it ends (error on failure). */
+export interface StreamHandle {
+  done: Promise<void>;
+  close(): void;
+}
+
+export interface LogOptions {
+  follow: boolean;
+  /** Lines from the end; 'all' for everything. */
+  tail: number | 'all';
+  timestamps: boolean;
+  sinceUnixSeconds: number;
+}
+
+export interface EngineEvent {
+  dockerId: string;
+  action: string;
+  labels: Record<string, string>;
+  exitCode: number;
+  timeUnixMs: number;
+}
+
+export interface InteractiveExec {
+  write(data: Buffer): void;
+  resize(cols: number, rows: number): Promise<void>;
+  onData(listener: (data: Buffer) => void): void;
+  /** Settles with the exit code once the process has ended. */
+  exitCode: Promise<number>;
+  /** Ends the process as a closed terminal would (SIGHUP); its exit code still arrives. */
+  hangUp(): void;
+  /** Hangs up and stops reading. */
+  close(): void;
+}
+
+export interface EngineVersion {
+  version: string;
+  apiVersion: string;
+}
+
+export interface ContainerClient {
+  version(): Promise<EngineVersion>;
+  imageExists(ref: string): Promise<boolean>;
+  pullImage(
+    ref: string,
+    auth: RegistryCredentials | undefined,
+    onProgress: (progress: PullProgress) => void,
+    signal?: AbortSignal,
+  ): Promise<void>;
+  /** False when there was no such image. */
+  removeImage(ref: string): Promise<boolean>;
+  /** Returns Docker's id. */
+  createContainer(definition: ContainerDefinition): Promise<string>;
+  startContainer(ref: string): Promise<void>;
+  /** False when the container was already stopped. */
+  stopContainer(ref: string, timeoutSeconds: number): Promise<boolean>;
+  /** False when there was nothing to remove. */
+  removeContainer(ref: string, force: boolean): Promise<boolean>;
+  renameContainer(ref: string, newName: string): Promise<void>;
+  /** Undefined when there is no such container. */
+  inspectContainer(ref: string): Promise<ContainerDetails | undefined>;
+  listContainers(filter: { all: boolean; labels: string[] }): Promise<ContainerSummary[]>;
+  /** Commits the container's filesystem; returns the image id. */
+  commitContainer(ref: string, repo: string, tag: string): Promise<string>;
+  /** Runs a command to completion, feeding `stdin` when given. */
+  exec(ref: string, command: string[], stdin?: string): Promise<ExecResult>;
+  openInteractiveExec(
+    ref: string,
+    command: string[],
+    size: { cols: number; rows: number },
+  ): Promise<InteractiveExec>;
+  streamLogs(
+    ref: string,
+    options: LogOptions,
+    onChunk: (stream: OutputStream, data: Buffer) => void,
+  ): Promise<StreamHandle>;
+  streamEvents(labelFilters: string[], onEvent: (event: EngineEvent) => void): Promise<StreamHandle>;
+}

@@ -1,0 +1,386 @@
+// ContainerClient on dockerode: the one module that talks to the Docker engine. Every call
+// carries a deadline (an AbortSignal), so a hung engine fails the RPC instead of hanging it;
+// 304 (already stopped) and 404 (already gone) are idempotent outcomes, not errors.
+import type { Duplex } from 'node:stream';
+import { Readable } from 'node:stream';
+import Docker from 'dockerode';
+import { AgentError } from '../errors.js';
+import type {
+  ContainerClient,
+  ContainerDefinition,
+  ContainerDetails,
+  ContainerSummary,
+  EngineEvent,
+  EngineVersion,
+  ExecResult,
+  InteractiveExec,
+  LogOptions,
+  OutputStream,
+  PullProgress,
+  RegistryCredentials,
+  StreamHandle,
+} from './container-client.js';
+import { buildCreateOptions } from './create-options.js';
+import { dockerMessage, dockerStatus } from './docker-errors.js';
+import {
+  asRecord,
+  collector,
+  dockerConnection,
+  forwarder,
+  openWithDeadline,
+  streamDone,
+  withDeadline,
+} from './dockerode-support.js';
+import { detailsFromInspect, summaryFromList } from './inspect-mapping.js';
+import { consoleCommand, interactiveExec, newPidFile } from './interactive-exec.js';
+import { jsonLineSplitter } from './json-lines.js';
+
+export interface DockerodeClientOptions {
+  /** unix:///path, a socket path, tcp://host:port, http(s)://host:port; undefined = /var/run/docker.sock. */
+  dockerHost?: string;
+  timeoutMs: number;
+  pullTimeoutMs: number;
+  /** Where best-effort clean-ups report their failures. */
+  log?: (line: string) => void;
+}
+
+export class DockerodeContainerClient implements ContainerClient {
+  private readonly docker: Docker;
+  private readonly label: string;
+
+  constructor(private readonly options: DockerodeClientOptions) {
+    const { options: dockerOptions, label } = dockerConnection(options.dockerHost);
+    this.docker = new Docker(dockerOptions);
+    this.label = label;
+  }
+
+  /** Runs one Docker call under a deadline and maps its failure. */
+  private call<T>(
+    what: string,
+    fn: (signal: AbortSignal) => Promise<T>,
+    timeoutMs = this.options.timeoutMs,
+  ): Promise<T> {
+    return withDeadline(what, this.label, timeoutMs, fn);
+  }
+
+  /** Opens a long-lived stream: the deadline covers the opening only; `close()` aborts it later. */
+  private openStream(what: string, open: (signal: AbortSignal) => Promise<NodeJS.ReadableStream>) {
+    return openWithDeadline(what, this.label, this.options.timeoutMs, open);
+  }
+
+  version(): Promise<EngineVersion> {
+    return this.call('docker version', async (abortSignal) => {
+      // dockerode's version() honours abortSignal; its type definition does not list it.
+      const version = this.docker.version as (opts: {
+        abortSignal: AbortSignal;
+      }) => Promise<Docker.DockerVersion>;
+      const v = await version.call(this.docker, { abortSignal });
+      return { version: v.Version, apiVersion: v.ApiVersion };
+    });
+  }
+
+  imageExists(ref: string): Promise<boolean> {
+    // Image inspect takes no abortSignal in dockerode; the deadline race in call() still bounds it.
+    return this.call(`inspect image ${ref}`, async () => {
+      try {
+        await this.docker.getImage(ref).inspect();
+        return true;
+      } catch (err) {
+        if (dockerStatus(err) === 404) return false;
+        throw err;
+      }
+    });
+  }
+
+  pullImage(
+    ref: string,
+    auth: RegistryCredentials | undefined,
+    onProgress: (progress: PullProgress) => void,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    const what = `pull image ${ref}`;
+    return this.call(
+      what,
+      async (deadline) => {
+        const abortSignal = signal ? AbortSignal.any([deadline, signal]) : deadline;
+        const authconfig = auth?.username
+          ? { username: auth.username, password: auth.password, serveraddress: auth.serverAddress }
+          : undefined;
+        const stream = await this.docker.pull(ref, { abortSignal, ...(authconfig ? { authconfig } : {}) });
+        let failure: string | undefined;
+        stream.on(
+          'data',
+          jsonLineSplitter((value) => {
+            const line = asRecord(value);
+            if (typeof line.error === 'string') {
+              failure = line.error;
+              return;
+            }
+            const detail = asRecord(line.progressDetail);
+            onProgress({
+              id: typeof line.id === 'string' ? line.id : '',
+              status: typeof line.status === 'string' ? line.status : '',
+              current: Number(detail.current) || 0,
+              total: Number(detail.total) || 0,
+            });
+          }),
+        );
+        await streamDone(stream, () => abortSignal.aborted);
+        if (signal?.aborted) throw new AgentError('CANCELLED', `${what}: cancelled`);
+        if (failure) throw new AgentError('FAILED_PRECONDITION', `${what}: ${failure}`);
+      },
+      this.options.pullTimeoutMs,
+    );
+  }
+
+  removeImage(ref: string): Promise<boolean> {
+    return this.call(`remove image ${ref}`, async (abortSignal) => {
+      try {
+        await this.docker.getImage(ref).remove({ abortSignal });
+        return true;
+      } catch (err) {
+        if (dockerStatus(err) === 404) return false;
+        throw err;
+      }
+    });
+  }
+
+  createContainer(definition: ContainerDefinition): Promise<string> {
+    return this.call(`create container ${definition.name}`, async (abortSignal) => {
+      const container = await this.docker.createContainer({ ...buildCreateOptions(definition), abortSignal });
+      return container.id;
+    });
+  }
+
+  startContainer(ref: string): Promise<void> {
+    return this.call(`start container ${ref}`, async (abortSignal) => {
+      try {
+        await this.docker.getContainer(ref).start({ abortSignal });
+      } catch (err) {
+        if (dockerStatus(err) !== 304) throw err; // 304: already running
+      }
+    });
+  }
+
+  stopContainer(ref: string, timeoutSeconds: number): Promise<boolean> {
+    // Docker waits `t` seconds before SIGKILL; the deadline has to cover that wait.
+    const deadline = this.options.timeoutMs + timeoutSeconds * 1000;
+    return this.call(
+      `stop container ${ref}`,
+      async (abortSignal) => {
+        try {
+          await this.docker.getContainer(ref).stop({ t: timeoutSeconds, abortSignal });
+          return true;
+        } catch (err) {
+          if (dockerStatus(err) === 304) return false;
+          throw err;
+        }
+      },
+      deadline,
+    );
+  }
+
+  removeContainer(ref: string, force: boolean): Promise<boolean> {
+    return this.call(`remove container ${ref}`, async (abortSignal) => {
+      try {
+        await this.docker.getContainer(ref).remove({ force, v: false, abortSignal });
+        return true;
+      } catch (err) {
+        if (dockerStatus(err) === 404) return false;
+        // 409 "removal already in progress" also ends with the container gone.
+        if (dockerStatus(err) === 409 && /already in progress/i.test(dockerMessage(err))) return true;
+        throw err;
+      }
+    });
+  }
+
+  renameContainer(ref: string, newName: string): Promise<void> {
+    return this.call(`rename container ${ref} to ${newName}`, async (abortSignal) => {
+      await this.docker.getContainer(ref).rename({ name: newName, abortSignal });
+    });
+  }
+
+  inspectContainer(ref: string): Promise<ContainerDetails | undefined> {
+    return this.call(`inspect container ${ref}`, async (abortSignal) => {
+      try {
+        return detailsFromInspect(await this.docker.getContainer(ref).inspect({ abortSignal }));
+      } catch (err) {
+        if (dockerStatus(err) === 404) return undefined;
+        throw err;
+      }
+    });
+  }
+
+  listContainers(filter: { all: boolean; labels: string[] }): Promise<ContainerSummary[]> {
+    return this.call('list containers', async (abortSignal) => {
+      const list = await this.docker.listContainers({
+        all: filter.all,
+        ...(filter.labels.length > 0 ? { filters: { label: filter.labels } } : {}),
+        abortSignal,
+      });
+      return list.map(summaryFromList);
+    });
+  }
+
+  commitContainer(ref: string, repo: string, tag: string): Promise<string> {
+    // Committing a big writable layer takes a while; give it the pull deadline.
+    return this.call(
+      `commit container ${ref}`,
+      async (abortSignal) => {
+        const result: unknown = await this.docker
+          .getContainer(ref)
+          .commit({ repo, tag, pause: true, abortSignal });
+        const id = asRecord(result).Id;
+        return typeof id === 'string' ? id : `${repo}:${tag}`;
+      },
+      this.options.pullTimeoutMs,
+    );
+  }
+
+  exec(ref: string, command: string[], stdin?: string): Promise<ExecResult> {
+    return this.call(`exec in container ${ref}`, async (abortSignal) => {
+      const withStdin = stdin !== undefined;
+      const exec = await this.docker.getContainer(ref).exec({
+        Cmd: command,
+        AttachStdin: withStdin,
+        AttachStdout: true,
+        AttachStderr: true,
+        Tty: false,
+        abortSignal,
+      });
+      const stream = await exec.start({ hijack: true, stdin: withStdin, abortSignal });
+      abortSignal.addEventListener('abort', () => stream.destroy(), { once: true });
+      const stdout: Buffer[] = [];
+      const stderr: Buffer[] = [];
+      this.docker.modem.demuxStream(stream, collector(stdout), collector(stderr));
+      const done = streamDone(stream, () => abortSignal.aborted);
+      // Half-close after the input: the process sees EOF on stdin, output still flows back.
+      if (withStdin) stream.end(stdin);
+      await done;
+      const exitCode = await this.execExitCode(exec, abortSignal);
+      return { exitCode, stdout: Buffer.concat(stdout).toString(), stderr: Buffer.concat(stderr).toString() };
+    });
+  }
+
+  /** The exec's exit code; Docker may report it a moment after the stream closed. */
+  private async execExitCode(exec: Docker.Exec, abortSignal: AbortSignal): Promise<number> {
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const info = await exec.inspect({ abortSignal });
+      if (!info.Running && info.ExitCode !== null) return info.ExitCode;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new AgentError('DEADLINE_EXCEEDED', 'the exec did not report an exit code');
+  }
+
+  async openInteractiveExec(
+    ref: string,
+    command: string[],
+    size: { cols: number; rows: number },
+  ): Promise<InteractiveExec> {
+    const pidFile = newPidFile();
+    const { exec, stream } = await this.call(`open a shell in container ${ref}`, async (abortSignal) => {
+      const created = await this.docker.getContainer(ref).exec({
+        Cmd: consoleCommand(pidFile, command),
+        AttachStdin: true,
+        AttachStdout: true,
+        AttachStderr: true,
+        Tty: true,
+        Env: ['TERM=xterm-256color'],
+        abortSignal,
+      });
+      // No abortSignal on start: the session outlives the deadline of opening it.
+      const duplex: Duplex = await created.start({ hijack: true, stdin: true, Tty: true });
+      return { exec: created, stream: duplex };
+    });
+    const session = interactiveExec({
+      stream,
+      resize: (cols, rows) =>
+        this.call(`resize the shell in ${ref}`, async (abortSignal) => {
+          await exec.resize({ h: rows, w: cols, abortSignal });
+        }),
+      readExitCode: () =>
+        this.call(`inspect the shell in ${ref}`, (abortSignal) => this.execExitCode(exec, abortSignal)),
+      runScript: async (script) => {
+        await this.exec(ref, ['/bin/sh', '-c', script, pidFile]);
+      },
+      ...(this.options.log ? { log: this.options.log } : {}),
+    });
+    if (size.cols > 0 && size.rows > 0) {
+      await session.resize(size.cols, size.rows).catch(() => undefined); // a shell that exited at once has no tty
+    }
+    return session;
+  }
+
+  async streamLogs(
+    ref: string,
+    options: LogOptions,
+    onChunk: (stream: OutputStream, data: Buffer) => void,
+  ): Promise<StreamHandle> {
+    const details = await this.inspectContainer(ref);
+    if (!details) throw new AgentError('NOT_FOUND', `container ${ref} does not exist`);
+    const { stream, controller } = await this.openStream(`read logs of ${ref}`, async (abortSignal) => {
+      const base = {
+        stdout: true,
+        stderr: true,
+        // Docker's default is every line.
+        ...(options.tail === 'all' ? {} : { tail: options.tail }),
+        timestamps: options.timestamps,
+        since: options.sinceUnixSeconds,
+        abortSignal,
+      };
+      const container = this.docker.getContainer(ref);
+      if (options.follow) return container.logs({ ...base, follow: true });
+      // Without follow Docker answers with one buffer; stream it the same way.
+      return Readable.from([await container.logs({ ...base, follow: false })]);
+    });
+    let closing = false;
+    if (details.tty) {
+      stream.on('data', (chunk: Buffer) => onChunk('stdout', chunk));
+    } else {
+      this.docker.modem.demuxStream(stream, forwarder('stdout', onChunk), forwarder('stderr', onChunk));
+    }
+    return {
+      done: streamDone(stream, () => closing),
+      close: () => {
+        closing = true;
+        controller.abort();
+        if (stream instanceof Readable) stream.destroy();
+      },
+    };
+  }
+
+  async streamEvents(labelFilters: string[], onEvent: (event: EngineEvent) => void): Promise<StreamHandle> {
+    const { stream, controller } = await this.openStream('subscribe to Docker events', (abortSignal) =>
+      this.docker.getEvents({ filters: { type: ['container'], label: labelFilters }, abortSignal }),
+    );
+    let closing = false;
+    stream.on(
+      'data',
+      jsonLineSplitter((value) => {
+        const event = asRecord(value);
+        const actor = asRecord(event.Actor);
+        const attributes = Object.fromEntries(
+          Object.entries(asRecord(actor.Attributes)).filter(
+            (e): e is [string, string] => typeof e[1] === 'string',
+          ),
+        );
+        const timeNano = Number(event.timeNano);
+        onEvent({
+          dockerId: typeof actor.ID === 'string' ? actor.ID : String(event.id ?? ''),
+          action: String(event.Action ?? event.status ?? ''),
+          labels: attributes,
+          exitCode: Number(attributes.exitCode ?? 0) || 0,
+          timeUnixMs: timeNano ? Math.floor(timeNano / 1e6) : Number(event.time ?? 0) * 1000,
+        });
+      }),
+    );
+    return {
+      done: streamDone(stream, () => closing),
+      close: () => {
+        closing = true;
+        controller.abort();
+        if (stream instanceof Readable) stream.destroy();
+      },
+    };
+  }
+}

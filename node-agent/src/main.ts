@@ -1,0 +1,61 @@
+#!/usr/bin/env node
+// The agent's command line: read the settings, start serving, stop cleanly on SIGTERM/SIGINT.
+import { realpathSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { startAgent } from './agent.js';
+import { type AgentConfig, ConfigError, configFromCli, USAGE } from './config.js';
+import { errorMessage } from './errors.js';
+import { AGENT_VERSION } from './version.js';
+
+export { startAgent };
+
+function describe(config: AgentConfig): string {
+  const gpus = config.simulateGpus
+    ? `${config.simulateGpus.count}x${config.simulateGpus.model} (simulated)`
+    : 'nvidia-smi';
+  return [
+    `tls ${config.tls ? 'on' : 'off'}`,
+    `docker ${config.dockerHost ?? 'unix:///var/run/docker.sock'}`,
+    `gpus ${gpus}`,
+    `ports ${config.portRange.start}-${config.portRange.end} on ${config.bindAddress}`,
+    `volumes ${config.volumeRoot}`,
+  ].join(', ');
+}
+
+async function main(): Promise<void> {
+  let config: AgentConfig | 'help';
+  try {
+    config = configFromCli({ argv: process.argv.slice(2), env: process.env });
+  } catch (err) {
+    console.error(err instanceof ConfigError ? err.message : errorMessage(err));
+    process.exit(2);
+  }
+  if (config === 'help') {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const agent = await startAgent(config);
+  console.log(
+    `gpucloud node agent ${AGENT_VERSION} listening on ${config.listen.replace(/:\d+$/, `:${agent.port}`)} (${describe(config)})`,
+  );
+  const shutdown = (signal: string) => {
+    console.log(`${signal} received, shutting down`);
+    agent.close(10_000).then(
+      () => process.exit(0),
+      (err: unknown) => {
+        console.error(`shutdown failed: ${errorMessage(err)}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+}
+
+const invokedPath = process.argv[1];
+if (invokedPath && import.meta.url === pathToFileURL(realpathSync(invokedPath)).href) {
+  main().catch((err: unknown) => {
+    console.error(`the agent could not start: ${errorMessage(err)}`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,188 @@
+// The streaming methods of NodeAgent. Each one stops its source (Docker stream, exec, timers)
+// when the call is cancelled, so a viewer leaving never leaves work behind.
+import type { ConsoleInput__Output, NodeAgentHandlers } from '@gpucloud/proto';
+import { INTERRUPT, openConsole } from '../console/console-session.js';
+import type { InteractiveExec, StreamHandle } from '../docker/container-client.js';
+import { AgentError, errorMessage, invalidArgument } from '../errors.js';
+import { watchEvents } from '../events/event-watch.js';
+import { openLogStream } from '../logs/log-stream.js';
+import { registryAuthFromProto, watchEventToProto } from './convert.js';
+import { authorizedStream, failStream, type RpcDeps, trackStream } from './rpc-support.js';
+
+const MIN_INTERVAL_MS = 100;
+const CONSOLE_EOF_GRACE_MS = 5000;
+const IMAGE_REF = /^[A-Za-z0-9][A-Za-z0-9._/:@-]{0,254}$/;
+
+type StreamMethods = 'WatchEvents' | 'StreamLogs' | 'Console' | 'PullImage';
+
+export function streamHandlers(deps: RpcDeps): Pick<NodeAgentHandlers, StreamMethods> {
+  return {
+    WatchEvents: authorizedStream(deps, 'WatchEvents', (call) => {
+      const { heartbeatIntervalMs, gpuSampleIntervalMs } = call.request;
+      const stop = watchEvents(
+        deps.watch,
+        {
+          heartbeatIntervalMs: Math.max(
+            MIN_INTERVAL_MS,
+            heartbeatIntervalMs || deps.defaultHeartbeatIntervalMs,
+          ),
+          gpuSampleIntervalMs: gpuSampleIntervalMs > 0 ? Math.max(MIN_INTERVAL_MS, gpuSampleIntervalMs) : 0,
+        },
+        (event) => call.write(watchEventToProto(event)),
+      );
+      call.on('cancelled', stop);
+      call.on('close', stop);
+      trackStream(deps, call, () => {
+        stop();
+        call.end();
+      });
+    }),
+
+    StreamLogs: authorizedStream(deps, 'StreamLogs', (call) => {
+      const req = call.request;
+      let handle: StreamHandle | undefined;
+      let cancelled = false;
+      call.on('cancelled', () => {
+        cancelled = true;
+        handle?.close();
+      });
+      // On shutdown the Docker stream is closed; its end ends the call.
+      trackStream(deps, call, () => handle?.close());
+      openLogStream(
+        deps.containers,
+        {
+          containerId: req.containerId,
+          follow: req.follow,
+          tail: req.tail,
+          timestamps: req.timestamps,
+          sinceUnixMs: Number(req.sinceUnixMs) || 0,
+        },
+        (stream, data) => {
+          if (!cancelled) call.write({ stream: stream === 'stderr' ? 'STDERR' : 'STDOUT', data });
+        },
+      )
+        .then((opened) => {
+          handle = opened;
+          if (cancelled) opened.close();
+          return opened.done;
+        })
+        .then(
+          () => {
+            if (!cancelled) call.end();
+          },
+          (err: unknown) => {
+            if (!cancelled) failStream(deps, 'StreamLogs', call, err);
+          },
+        );
+    }),
+
+    Console: authorizedStream(deps, 'Console', (call) => {
+      let session: InteractiveExec | undefined;
+      let opening = false;
+      let finished = false;
+      let inputEnded = false;
+      const queued: ConsoleInput__Output[] = [];
+      const finish = (err?: unknown) => {
+        if (finished) return;
+        finished = true;
+        session?.close();
+        if (err) failStream(deps, 'Console', call, err);
+        else call.end();
+      };
+      const apply = (input: ConsoleInput__Output) => {
+        if (!session) return;
+        if (input.input === 'stdin' && input.stdin) session.write(input.stdin);
+        else if (input.input === 'interrupt' && input.interrupt) session.write(INTERRUPT);
+        else if (input.input === 'resize' && input.resize) {
+          session.resize(input.resize.cols, input.resize.rows).catch((err: unknown) => {
+            deps.log(`console resize failed: ${errorMessage(err)}`);
+          });
+        }
+      };
+      // The viewer closed its side: what it typed may still be running (`exit` included), so the
+      // shell gets a grace period before it is hung up.
+      const endInput = (opened: InteractiveExec) =>
+        setTimeout(() => opened.hangUp(), CONSOLE_EOF_GRACE_MS).unref();
+      call.on('data', (input: ConsoleInput__Output) => {
+        if (session) return apply(input);
+        if (opening) return void queued.push(input);
+        if (input.input !== 'open' || !input.open) {
+          return finish(invalidArgument('the first console message must be `open`'));
+        }
+        opening = true;
+        const open = input.open;
+        openConsole(deps.containers, {
+          containerId: open.containerId,
+          command: open.command,
+          cols: open.cols,
+          rows: open.rows,
+        }).then(
+          (opened) => {
+            if (finished) return opened.close();
+            session = opened;
+            opened.onData((data) => {
+              if (!finished) call.write({ data });
+            });
+            for (const pending of queued.splice(0)) apply(pending);
+            if (inputEnded) endInput(opened);
+            opened.exitCode.then(
+              (exitCode) => {
+                if (finished) return;
+                call.write({ exitCode });
+                finish();
+              },
+              (err: unknown) => finish(err),
+            );
+          },
+          (err: unknown) => finish(err),
+        );
+      });
+      call.on('end', () => {
+        inputEnded = true;
+        if (session) endInput(session);
+        else if (!opening) finish();
+      });
+      // The viewer left: hang the shell up now.
+      call.on('cancelled', () => {
+        finished = true;
+        session?.close();
+      });
+      trackStream(deps, call, () => finish());
+    }),
+
+    PullImage: authorizedStream(deps, 'PullImage', (call) => {
+      const { image } = call.request;
+      if (!IMAGE_REF.test(image)) throw invalidArgument(`镜像名称不合法 (bad image reference "${image}")`);
+      const controller = new AbortController();
+      call.on('cancelled', () => controller.abort());
+      trackStream(deps, call, () => controller.abort());
+      deps.watch.client
+        .pullImage(
+          image,
+          registryAuthFromProto(call.request.auth),
+          (p) => call.write({ id: p.id, status: p.status, current: p.current, total: p.total, done: false }),
+          controller.signal,
+        )
+        .then(
+          () => {
+            call.write({
+              id: '',
+              status: `镜像 ${image} 已就绪 (image is present)`,
+              current: 0,
+              total: 0,
+              done: true,
+            });
+            call.end();
+          },
+          (err: unknown) => {
+            if (controller.signal.aborted) return;
+            const mapped =
+              err instanceof AgentError && err.code === 'INTERNAL'
+                ? new AgentError('FAILED_PRECONDITION', `镜像拉取失败 (${err.message})`, { cause: err })
+                : err;
+            failStream(deps, 'PullImage', call, mapped);
+          },
+        );
+    }),
+  };
+}

@@ -1,0 +1,186 @@
+// Shared test plumbing: a real agent on 127.0.0.1 port 0, a real gRPC client, direct Docker
+// access for assertions, and cleanup of everything a test run created.
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  AUTH_METADATA_KEY,
+  type ContainerInfo__Output,
+  type ContainerSpec,
+  type CreateContainerRequest,
+  loadAgentProto,
+  type NodeAgentClient,
+} from '@gpucloud/proto';
+import * as grpc from '@grpc/grpc-js';
+import Docker from 'dockerode';
+import { inject } from 'vitest';
+import { type AgentOptions, type RunningAgent, startAgent } from '../src/index.js';
+
+export const RUN_LABEL = 'gpucloud-test.run';
+
+export interface TestAgent {
+  agent: RunningAgent;
+  client: NodeAgentClient;
+  /** Metadata with the right token. */
+  md: grpc.Metadata;
+  token: string;
+  volumeRoot: string;
+  /** Unique per agent; every container a test creates carries it as RUN_LABEL. */
+  runId: string;
+  docker: Docker;
+  image: string;
+  close(): Promise<void>;
+}
+
+export function bearer(token: string): grpc.Metadata {
+  const md = new grpc.Metadata();
+  md.set(AUTH_METADATA_KEY, `Bearer ${token}`);
+  return md;
+}
+
+export function testDocker(): Docker {
+  const host = inject('dockerHost');
+  if (host.startsWith('unix://')) return new Docker({ socketPath: host.slice('unix://'.length) });
+  const url = new URL(host.replace(/^tcp:\/\//, 'http://'));
+  return new Docker({ host: url.hostname, port: url.port });
+}
+
+export function newClient(address: string): NodeAgentClient {
+  const { NodeAgent } = loadAgentProto().gpucloud.agent.v1;
+  return new NodeAgent(address, grpc.credentials.createInsecure());
+}
+
+export async function startTestAgent(overrides: Partial<AgentOptions> = {}): Promise<TestAgent> {
+  const token = randomBytes(16).toString('hex');
+  const volumeRoot = await fs.mkdtemp(path.join(os.tmpdir(), 'gpucloud-volumes-'));
+  const agent = await startAgent(
+    {
+      token,
+      listen: '127.0.0.1:0',
+      dockerHost: inject('dockerHost'),
+      simulateGpus: '8xRTX4090',
+      bindAddress: '127.0.0.1',
+      publicHost: '127.0.0.1',
+      volumeRoot,
+      dockerTimeoutMs: 20_000,
+      ...overrides,
+    },
+    { log: () => undefined },
+  );
+  const client = newClient(agent.address);
+  const docker = testDocker();
+  const runId = randomBytes(6).toString('hex');
+  return {
+    agent,
+    client,
+    md: bearer(token),
+    token,
+    volumeRoot,
+    runId,
+    docker,
+    image: inject('testImage'),
+    close: async () => {
+      await removeRunContainers(docker, runId);
+      client.close();
+      await agent.close(500);
+      await fs.rm(volumeRoot, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function removeRunContainers(docker: Docker, runId: string): Promise<void> {
+  const list = await docker.listContainers({ all: true, filters: { label: [`${RUN_LABEL}=${runId}`] } });
+  for (const c of list) {
+    await docker.getContainer(c.Id).remove({ force: true });
+    if (c.Image.startsWith('gpucloud/commit:'))
+      await docker
+        .getImage(c.Image)
+        .remove()
+        .catch(() => undefined);
+  }
+}
+
+/** Promise of a unary call. */
+export function unaryCall<T>(invoke: (callback: grpc.requestCallback<T>) => void): Promise<T> {
+  return new Promise((resolve, reject) => {
+    invoke((err, value) =>
+      err ? reject(err) : value === undefined ? reject(new Error('no response')) : resolve(value),
+    );
+  });
+}
+
+/** The gRPC error a call failed with (fails the test when it succeeded). */
+export async function grpcError(promise: Promise<unknown>): Promise<grpc.ServiceError> {
+  try {
+    await promise;
+  } catch (err) {
+    return err as grpc.ServiceError;
+  }
+  throw new Error('the call was expected to fail');
+}
+
+function canBind(port: number, host: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, host, () => server.close(() => resolve(true)));
+  });
+}
+
+/** A port in the agent's default range that nothing listens on right now. */
+export async function freeHostPort(start = 30000, end = 39999): Promise<number> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = start + Math.floor(Math.random() * (end - start + 1));
+    if ((await canBind(port, '127.0.0.1')) && (await canBind(port, '0.0.0.0'))) return port;
+  }
+  throw new Error('no free port found');
+}
+
+let counter = 0;
+export function uniqueId(prefix: string): string {
+  counter += 1;
+  return `${prefix}-${Date.now().toString(36)}-${counter}-${randomBytes(3).toString('hex')}`;
+}
+
+/** A spec for the local test image with this run's label; override what the test needs. */
+export function testSpec(t: TestAgent, overrides: Partial<ContainerSpec> = {}): ContainerSpec {
+  const containerId = overrides.containerId ?? uniqueId('c');
+  return {
+    containerId,
+    ownerId: 'owner1',
+    ownerName: 'Alice',
+    displayName: `test ${containerId}`,
+    image: t.image,
+    gpuDeviceIds: [],
+    ports: [],
+    mounts: [],
+    resources: {},
+    env: {},
+    labels: { [RUN_LABEL]: t.runId },
+    command: [],
+    ...overrides,
+  };
+}
+
+export function createRequest(t: TestAgent, request: CreateContainerRequest): Promise<ContainerInfo__Output> {
+  return unaryCall((cb) => t.client.createContainer(request, t.md, cb));
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls until `check` returns a value (not undefined) or the time is up. */
+export async function eventually<T>(
+  check: () => Promise<T | undefined>,
+  timeoutMs = 15_000,
+  what = 'condition',
+): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await sleep(200);
+  }
+}
