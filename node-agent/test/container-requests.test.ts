@@ -96,6 +96,12 @@ describe('container requests that must be refused or reported', () => {
       grpc.status.INVALID_ARGUMENT,
       /22/,
     );
+    // A port the user chose may lie outside the node's range, but not below 10000.
+    await refused(
+      testSpec(t, { ports: [{ containerPort: 8080, hostPort: 9999, protocol: 'PROTOCOL_TCP', name: 'custom' }] }),
+      grpc.status.INVALID_ARGUMENT,
+      /自定义端口 9999/,
+    );
     const port = await freeHostPort();
     const server = net.createServer();
     await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));

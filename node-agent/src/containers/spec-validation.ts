@@ -68,6 +68,10 @@ export function checkGpuIds(ids: string[]): string[] {
   return ids;
 }
 
+/** Name of a port binding the user chose (as opposed to a framework port). */
+export const CUSTOM_PORT_NAME = 'custom';
+export const CUSTOM_PORT_RANGE = { start: 10000, end: 65535 };
+
 export function checkPorts(ports: PortMapping[], settings: ContainerServiceSettings): PortMapping[] {
   const seen = new Set<string>();
   return ports.map((port) => {
@@ -75,10 +79,15 @@ export function checkPorts(ports: PortMapping[], settings: ContainerServiceSetti
     if (!Number.isInteger(containerPort) || containerPort < 1 || containerPort > 65535) {
       throw invalidArgument(`container port ${containerPort} is not in 1-65535`);
     }
-    const { start, end } = settings.portRange;
+    // The control plane hands out framework ports (ssh, jupyter…) from the node's range; ports
+    // the user asked for ("custom") may be anywhere in the spec's user range.
+    const custom = port.name === CUSTOM_PORT_NAME;
+    const { start, end } = custom ? CUSTOM_PORT_RANGE : settings.portRange;
     if (!Number.isInteger(hostPort) || hostPort < start || hostPort > end) {
       throw invalidArgument(
-        `主机端口 ${hostPort} 不在节点端口范围 ${start}-${end} 内 (host port outside the node's range)`,
+        custom
+          ? `自定义端口 ${hostPort} 必须在 ${start}-${end} 之间 (custom host port outside ${start}-${end})`
+          : `主机端口 ${hostPort} 不在节点端口范围 ${start}-${end} 内 (host port outside the node's range)`,
       );
     }
     const hostIp = port.hostIp || settings.bindAddress;
