@@ -171,7 +171,12 @@ export class ContainerService {
     if (!starting) return;
     // Compared by index: one container may name a GPU by index, another by uuid.
     const wanted = new Set(found.map((g) => g.index));
-    const running = await this.client.listContainers({ all: false, labels: [MANAGED_FILTER] });
+    // Only this node's containers hold this node's GPUs (an engine shared by several agents,
+    // as in tests, must not make one node's allocation block another's).
+    const running = await this.client.listContainers({
+      all: false,
+      labels: [MANAGED_FILTER, `${LABELS.node}=${this.deps.settings.nodeName}`],
+    });
     for (const other of running) {
       if (other.labels[LABELS.containerId] === containerId) continue;
       const held = matchGpus(inventory.gpus, gpusFromLabel(other.labels[LABELS.gpus])).found;
