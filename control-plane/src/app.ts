@@ -1,30 +1,42 @@
 import Koa from 'koa';
 import bodyParser from 'koa-bodyparser';
 import websockify from 'koa-websocket';
+import { type Accounts, accountRouters } from './accounts.js';
 import type { AgentPool } from './agents/agent-pool.js';
 import { type AppState, authenticate } from './framework/auth.js';
 import { errorMiddleware } from './framework/errors.js';
 import { serveConsole } from './framework/static.js';
-import { authRoutes } from './modules/auth/routes.js';
+import { appRoutes } from './modules/apps/routes.js';
+import type { AppsService } from './modules/apps/service.js';
 import type { AuthService } from './modules/auth/service.js';
+import { type Billing, billingRouters } from './modules/billing/build.js';
+import { catalogueAdminRoutes } from './modules/catalogue/admin-routes.js';
 import { catalogueRoutes } from './modules/catalogue/routes.js';
 import type { CatalogueService } from './modules/catalogue/service.js';
+import { cloudProductAdminRoutes } from './modules/cloud-products/admin-routes.js';
 import { cloudProductRoutes } from './modules/cloud-products/routes.js';
 import type { CloudProductsService } from './modules/cloud-products/service.js';
-import { containerWsRoutes } from './modules/containers/logs-ws.js';
+import type { ContainerConfigService } from './modules/containers/config-service.js';
+import type { PurchaseService } from './modules/containers/purchase-service.js';
 import { containerAdminRoutes, containerRoutes } from './modules/containers/routes.js';
 import type { ContainersService } from './modules/containers/service.js';
+import { containerWsRoutes } from './modules/containers/ws-routes.js';
 import { nodeAdminRoutes } from './modules/nodes/routes.js';
 import type { NodesService } from './modules/nodes/service.js';
 import type { UsersService } from './modules/users/service.js';
 
 export interface AppDeps {
   auth: AuthService;
+  accounts: Accounts;
   users: UsersService;
   nodes: NodesService;
   catalogue: CatalogueService;
   products: CloudProductsService;
   containers: ContainersService;
+  purchases: PurchaseService;
+  containerConfig: ContainerConfigService;
+  apps: AppsService;
+  billing: Billing;
   agents: AgentPool;
   webDist?: string | undefined;
   log: (message: string, err?: unknown) => void;
@@ -37,13 +49,17 @@ export function createApp(deps: AppDeps) {
 
   app.use(errorMiddleware(deps.log));
   app.use(bodyParser({ jsonLimit: '1mb', enableTypes: ['json'] }));
-  app.use(authenticate(deps.auth));
+  app.use(authenticate(deps.auth, deps.accounts.apiKeys));
 
   const routers = [
-    authRoutes(deps.auth, deps.users),
+    ...accountRouters(deps.accounts),
+    ...billingRouters(deps.billing),
     catalogueRoutes(deps.catalogue),
     cloudProductRoutes(deps.products),
-    containerRoutes(deps.containers),
+    containerRoutes(deps),
+    appRoutes(deps.apps),
+    catalogueAdminRoutes(deps.catalogue),
+    cloudProductAdminRoutes(deps.products),
     containerAdminRoutes(deps.containers),
     nodeAdminRoutes(deps.nodes),
   ];

@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { type AccountSettings, accountSettingsFromEnv } from './account-settings.js';
+import type { AgentTls } from './agents/agent-client.js';
+import { type BillingSettings, billingSettingsFromEnv } from './billing-settings.js';
 
 /** Every setting of the control plane, read once from the environment. */
-export interface Config {
+export interface Config extends AccountSettings, BillingSettings {
   port: number;
   host: string;
   databaseUrl: string;
@@ -17,10 +21,16 @@ export interface Config {
   bootstrapNode:
     | { name: string; address: string; token: string; region: string; publicHost: string | undefined }
     | undefined;
+  /** TLS to the agents (AGENT_TLS_CA, and AGENT_TLS_CERT / AGENT_TLS_KEY for mutual TLS). */
+  agentTls: AgentTls | undefined;
   /** Deadline of unary agent calls. */
   agentCallTimeoutMs: number;
   /** A node whose heartbeats stop for this long is offline. */
   nodeOfflineAfterMs: number;
+  /** How often node subscriptions are synced and silent nodes marked offline. */
+  monitorSyncIntervalMs: number;
+  /** Heartbeat interval asked of the agents. */
+  heartbeatIntervalMs: number;
 }
 
 function parseKey(value: string | undefined): Buffer {
@@ -35,6 +45,22 @@ function int(value: string | undefined, fallback: number): number {
   const n = Number(value);
   if (!Number.isInteger(n)) throw new Error(`not an integer: ${value}`);
   return n;
+}
+
+function agentTls(env: NodeJS.ProcessEnv): AgentTls | undefined {
+  if (!env.AGENT_TLS_CA) {
+    if (env.AGENT_TLS_CERT || env.AGENT_TLS_KEY)
+      throw new Error('AGENT_TLS_CERT/AGENT_TLS_KEY need AGENT_TLS_CA');
+    return undefined;
+  }
+  if (Boolean(env.AGENT_TLS_CERT) !== Boolean(env.AGENT_TLS_KEY)) {
+    throw new Error('AGENT_TLS_CERT and AGENT_TLS_KEY go together');
+  }
+  return {
+    ca: readFileSync(env.AGENT_TLS_CA),
+    cert: env.AGENT_TLS_CERT ? readFileSync(env.AGENT_TLS_CERT) : undefined,
+    key: env.AGENT_TLS_KEY ? readFileSync(env.AGENT_TLS_KEY) : undefined,
+  };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -62,7 +88,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           publicHost: env.BOOTSTRAP_NODE_PUBLIC_HOST || undefined,
         }
       : undefined,
+    agentTls: agentTls(env),
     agentCallTimeoutMs: int(env.AGENT_CALL_TIMEOUT_MS, 60_000),
     nodeOfflineAfterMs: int(env.NODE_OFFLINE_AFTER_MS, 30_000),
+    monitorSyncIntervalMs: int(env.MONITOR_SYNC_INTERVAL_MS, 10_000),
+    heartbeatIntervalMs: int(env.HEARTBEAT_INTERVAL_MS, 5_000),
+    ...accountSettingsFromEnv(env),
+    ...billingSettingsFromEnv(env),
   };
 }

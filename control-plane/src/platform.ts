@@ -1,23 +1,27 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Knex } from 'knex';
+import { buildAccounts, containerSummaries } from './accounts.js';
 import { AgentPool } from './agents/agent-pool.js';
 import { NodeMonitor } from './agents/node-monitor.js';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
 import { createKnex, migrateLatest } from './db/knex.js';
 import { SecretBox } from './framework/secret-box.js';
-import { SessionsRepository } from './modules/auth/repository.js';
-import { AuthService } from './modules/auth/service.js';
+import { AppsService } from './modules/apps/service.js';
+import { buildBilling } from './modules/billing/build.js';
 import { CatalogueRepository } from './modules/catalogue/repository.js';
 import { seedCatalogue } from './modules/catalogue/seed.js';
 import { CatalogueService } from './modules/catalogue/service.js';
 import { CloudProductsRepository } from './modules/cloud-products/repository.js';
 import { CloudProductsService } from './modules/cloud-products/service.js';
+import { Allocator } from './modules/containers/allocator.js';
+import { ContainerConfigService } from './modules/containers/config-service.js';
+import { PurchaseService } from './modules/containers/purchase-service.js';
 import { ContainersRepository } from './modules/containers/repository.js';
 import { ContainersService } from './modules/containers/service.js';
 import { NodesRepository } from './modules/nodes/repository.js';
-import { NodesService } from './modules/nodes/service.js';
+import { GPU_SAMPLE_BUCKET_MS, NodesService } from './modules/nodes/service.js';
 import { UsersRepository } from './modules/users/repository.js';
 import { UsersService } from './modules/users/service.js';
 
@@ -30,32 +34,93 @@ export const consoleLogger: Logger = (message, err) => {
 
 /** The whole object graph, built in one place. */
 export function buildServices(config: Config, knex: Knex, log: Logger) {
-  const agents = new AgentPool({ callTimeoutMs: config.agentCallTimeoutMs });
+  const agents = new AgentPool({ callTimeoutMs: config.agentCallTimeoutMs, tls: config.agentTls });
   const secrets = new SecretBox(config.secretKey);
-  const users = new UsersService(new UsersRepository());
-  const auth = new AuthService(new SessionsRepository(knex), users, config.sessionTtlHours);
+  // Money needs only the database here; the containers and messages it uses come later (lazily).
+  const system = { id: 0, username: 'system', nickname: null, isAdmin: true };
+  const billing = buildBilling({
+    settings: config,
+    knex,
+    notifier: { sendNotice: (p) => accounts.messages.sendNotice(p) },
+    containers: () => ({
+      stop: async (id) => void (await containers.stop(system, id, { admin: true })),
+      destroy: (id) => containers.destroy(system, id, { admin: true }),
+    }),
+    log,
+  });
+  const users = new UsersService(new UsersRepository(knex), {
+    created: (user, trx) => billing.account.grantTrialCredit(trx, user.id),
+  });
+  const accounts = buildAccounts({
+    config,
+    knex,
+    users,
+    secrets,
+    log,
+    containersOf: (userId) => containerSummaries(containers, userId),
+    ordersOf: async (userId) => (await billing.orders.list(userId, { offset: 0, limit: 50 })).items,
+  });
+  const { auth } = accounts;
   const containersRepo = new ContainersRepository(knex);
   const nodes = new NodesService(new NodesRepository(knex), agents, {
     allocatedGpuIndices: (nodeId) => containersRepo.allocatedGpuIndices(nodeId),
     activeContainerCount: (nodeId) => containersRepo.activeCount(nodeId),
   });
   const catalogueRepo = new CatalogueRepository(knex);
-  const catalogue = new CatalogueService(catalogueRepo);
+  const catalogue = new CatalogueService(catalogueRepo, {
+    liveContainersOfVersions: (versionIds) => containersRepo.liveCount({ versionIds }),
+  });
   const products = new CloudProductsService(new CloudProductsRepository(knex), nodes, agents, {
     allocatedGpuCounts: () => containersRepo.allocatedGpuCounts(),
+    liveContainersOfProduct: (productId) => containersRepo.liveCount({ productId }),
   });
+  const allocator = new Allocator(knex, containersRepo, nodes);
   const containers = new ContainersService({
     knex,
     repo: containersRepo,
+    allocator,
     nodes,
+    users,
+    agents,
+    secrets,
+    log,
+    billing: billing.containerHooks,
+  });
+  const purchases = new PurchaseService({
+    knex,
+    repo: containersRepo,
+    allocator,
     products,
     catalogue,
     users,
     agents,
     secrets,
     log,
+    billing: billing.containerHooks,
   });
-  return { agents, users, auth, nodes, catalogue, catalogueRepo, products, containers };
+  const apps = new AppsService(catalogue, products, purchases);
+  const containerConfig = new ContainerConfigService({
+    repo: containersRepo,
+    containers,
+    allocator,
+    agents,
+    secrets,
+  });
+  return {
+    agents,
+    users,
+    auth,
+    accounts,
+    nodes,
+    catalogue,
+    catalogueRepo,
+    products,
+    containers,
+    purchases,
+    containerConfig,
+    apps,
+    billing,
+  };
 }
 
 export interface RunningControlPlane {
@@ -102,12 +167,19 @@ export async function startControlPlane(
   });
   const port = (server.address() as AddressInfo).port;
   const monitor = new NodeMonitor(services.nodes, services.containers, services.agents, {
-    heartbeatIntervalMs: 5000,
+    heartbeatIntervalMs: config.heartbeatIntervalMs,
     offlineAfterMs: config.nodeOfflineAfterMs,
-    syncIntervalMs: 10_000,
+    syncIntervalMs: config.monitorSyncIntervalMs,
+    gpuSampleIntervalMs: GPU_SAMPLE_BUCKET_MS,
     log,
   });
   monitor.start();
+  await services.billing.jobs?.start();
+  if (services.billing.payments.providerKind === 'sandbox') {
+    log(
+      'WeChat Pay is not configured: top-ups use the sandbox payment page (set WECHAT_PAY_* for real payments)',
+    );
+  }
 
   return {
     port,
@@ -117,6 +189,7 @@ export async function startControlPlane(
     generatedAdminPassword: generatedPassword,
     async close() {
       monitor.stop();
+      await services.billing.jobs?.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections?.();

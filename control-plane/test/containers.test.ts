@@ -4,7 +4,7 @@ import WebSocket from 'ws';
 import type { RunningControlPlane } from '../src/platform.js';
 import { startTestAgent, type TestAgent } from './agents.js';
 import { ApiClient, startTestControlPlane } from './harness.js';
-import { addNodeWithProduct, type MarketFixture, purchaseBody } from './purchase.js';
+import { addNodeWithProduct, destroyAllContainers, type MarketFixture, purchaseBody } from './purchase.js';
 
 interface ContainerView {
   container_id: string;
@@ -32,11 +32,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   // Destroy whatever the tests left, through the platform, so Docker is clean.
-  const rows = await cp.knex('containers').whereNot('status', 'deleted').select('id');
-  for (const row of rows)
-    await cp.services.containers
-      .destroy({ id: 0, username: 'admin', nickname: null, isAdmin: true }, row.id, { admin: true })
-      .catch(() => {});
+  await destroyAllContainers(cp);
   await cp?.close();
   await agent?.close();
 });
@@ -203,7 +199,8 @@ describe('purchase rules', () => {
     const cases: [Record<string, unknown>, number, string][] = [
       [{ total_price: 0.01 }, 400, '价格已变化，请刷新后重试'],
       [{ agreeTerms: false }, 400, '请同意服务条款'],
-      [{ billing_type: 'monthly', total_price: 1146.24 }, 400, '目前仅支持按小时计费'],
+      // Prepaid types are charged in full at purchase: a new user's trial credit does not cover a month.
+      [{ billing_type: 'monthly', total_price: 1146.24 }, 402, '余额不足，请先充值'],
       [{ billing_type: 'nope' }, 400, '请选择计费方式'],
       [{ duration: 0 }, 400, '时长必须大于0'],
       [{ duration: 721, total_price: 1434.79 }, 400, '按小时计费的使用时长最多为720'],
@@ -266,11 +263,11 @@ describe('purchase rules', () => {
     expect(leftovers).toHaveLength(0);
   });
 
-  it('gives each of 8 GPUs to exactly one of 12 concurrent purchases, and no port twice', async () => {
+  it('gives each of 8 GPUs to exactly one of 30 concurrent purchases, and no port twice', async () => {
     const local = await startTestAgent();
     try {
       const m = await addNodeWithProduct(cp, local, 'node-race');
-      const buyers = await Promise.all(Array.from({ length: 12 }, (_, i) => user(`racer${i}`)));
+      const buyers = await Promise.all(Array.from({ length: 30 }, (_, i) => user(`racer${i}`)));
       const results = await Promise.all(
         buyers.map((b) =>
           b.request<{ container_id?: string; detail?: string }>(

@@ -32,13 +32,20 @@ export function testConfig(databaseUrl: string, overrides: Partial<Config> = {})
     webDist: undefined,
     sessionTtlHours: 24,
     bootstrapNode: undefined,
+    agentTls: undefined,
     agentCallTimeoutMs: 30_000,
     nodeOfflineAfterMs: 30_000,
+    monitorSyncIntervalMs: 10_000,
+    heartbeatIntervalMs: 1_000,
+    // Every test registers from 127.0.0.1: the per-address code limit would otherwise bite.
+    rateLimits: { codesPerIp: { limit: 10_000, windowSeconds: 3600 } },
     ...overrides,
   };
 }
 
-const quiet = () => {};
+const quiet = (m: string, e?: unknown) => {
+  if (process.env.CP_TEST_LOG) console.log(m, e);
+};
 
 export async function startTestControlPlane(overrides: Partial<Config> = {}): Promise<RunningControlPlane> {
   return startControlPlane(testConfig(await createTestDatabase(), overrides), quiet);
@@ -48,7 +55,7 @@ export async function startTestControlPlane(overrides: Partial<Config> = {}): Pr
 export class ApiClient {
   token: string | undefined;
 
-  constructor(private readonly baseUrl: string) {}
+  constructor(readonly baseUrl: string) {}
 
   async request<T = unknown>(
     method: string,
@@ -69,11 +76,15 @@ export class ApiClient {
     return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
   }
 
-  async register(username: string, password = 'secret123'): Promise<void> {
+  /** Registers with an e-mail code read from the sandbox outbox (as an admin would). */
+  async register(username: string, password = 'secret123', email = `${username}@example.com`): Promise<void> {
+    const sent = await this.request('POST', '/api/auth/send-email-verify-code', { email });
+    if (sent.status !== 200) throw new Error(`send code failed: ${JSON.stringify(sent.body)}`);
     const res = await this.request<{ token: string }>('POST', '/api/auth/register', {
       username,
       password,
-      email: `${username}@example.com`,
+      email,
+      email_verify_code: await outboxCode(this.baseUrl, email),
     });
     if (res.status !== 201) throw new Error(`register failed: ${JSON.stringify(res.body)}`);
     this.token = res.body.token;
@@ -84,4 +95,38 @@ export class ApiClient {
     if (res.status !== 200) throw new Error(`login failed: ${JSON.stringify(res.body)}`);
     this.token = res.body.token;
   }
+}
+
+export interface OutboxItem {
+  channel: 'email' | 'sms';
+  to: string;
+  subject: string;
+  body: string;
+  code: string | null;
+  created_at: string;
+}
+
+const adminClients = new Map<string, ApiClient>();
+
+/** The newest sandbox message to `to`, read through GET /api/admin/outbox. */
+export async function outboxMessage(baseUrl: string, to: string): Promise<OutboxItem> {
+  let admin = adminClients.get(baseUrl);
+  if (!admin) {
+    admin = new ApiClient(baseUrl);
+    await admin.login(ADMIN.username, ADMIN.password);
+    adminClients.set(baseUrl, admin);
+  }
+  const res = await admin.request<{ items: OutboxItem[] }>(
+    'GET',
+    `/api/admin/outbox?to=${encodeURIComponent(to)}`,
+  );
+  const item = res.body.items.find((m) => m.to === to);
+  if (!item) throw new Error(`no message to ${to} in the outbox: ${JSON.stringify(res.body)}`);
+  return item;
+}
+
+export async function outboxCode(baseUrl: string, to: string): Promise<string> {
+  const { code } = await outboxMessage(baseUrl, to);
+  if (!code) throw new Error(`the message to ${to} has no code`);
+  return code;
 }

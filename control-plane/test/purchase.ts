@@ -62,3 +62,10 @@ export function purchaseBody(f: MarketFixture, overrides: Record<string, unknown
     ...overrides,
   };
 }
+
+/** Destroys every live container through the platform, so the Docker engine is left clean. */
+export async function destroyAllContainers(cp: RunningControlPlane): Promise<void> {
+  const rows = await cp.knex('containers').whereNot('status', 'deleted').select('id');
+  const root = { id: 0, username: ADMIN.username, nickname: null, isAdmin: true };
+  for (const row of rows) await cp.services.containers.destroy(root, row.id, { admin: true }).catch(() => {});
+}

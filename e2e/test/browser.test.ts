@@ -1,3 +1,4 @@
+import { outboxCode } from '@gpucloud/control-plane/test-harness';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, type Platform, startPlatform } from './platform.js';
@@ -36,6 +37,10 @@ describe('a new user rents a GPU container in the console', () => {
     await page.getByRole('button', { name: '没有账号？立即注册' }).click();
     await page.getByLabel('用户名').fill('e2e_user');
     await page.getByLabel('邮箱').fill('e2e@example.com');
+    // The code goes out by e-mail; without SMTP settings the sandbox outbox keeps it.
+    await page.getByTestId('send-email-code').click();
+    await page.getByText('验证码已发送').waitFor();
+    await page.getByLabel('验证码').fill(await outboxCode(platform.url, 'e2e@example.com'));
     await page.getByLabel('密码', { exact: true }).fill('secret123');
     await page.getByLabel('确认密码').fill('secret123');
     await page.getByRole('button', { name: '注册', exact: true }).click();

@@ -5,13 +5,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Config } from '@gpucloud/control-plane/config';
 import { type RunningControlPlane, startControlPlane } from '@gpucloud/control-plane/platform';
+import { ADMIN } from '@gpucloud/control-plane/test-harness';
 import { startAgent } from '@gpucloud/node-agent';
 import knexFactory from 'knex';
 import { type Browser, chromium } from 'playwright-core';
 import { inject } from 'vitest';
 
 export const WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
-export const ADMIN = { username: 'admin', password: 'e2e-admin-password' };
+// The admin the test harness signs in as (to read the sandbox outbox, for instance).
+export { ADMIN };
 
 export interface Platform {
   cp: RunningControlPlane;
@@ -73,8 +75,11 @@ export async function startPlatform(options: { console?: boolean } = {}): Promis
       region: '本地',
       publicHost: '127.0.0.1',
     },
+    agentTls: undefined,
     agentCallTimeoutMs: 60_000,
     nodeOfflineAfterMs: 30_000,
+    monitorSyncIntervalMs: 10_000,
+    heartbeatIntervalMs: 1_000,
   };
   const cp = await startControlPlane(config, () => {});
   return {

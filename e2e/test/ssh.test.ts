@@ -1,3 +1,4 @@
+import { ApiClient } from '@gpucloud/control-plane/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Platform, startPlatform } from './platform.js';
 import { sshExec } from './ssh.js';
@@ -11,77 +12,97 @@ afterAll(async () => {
   await platform?.close();
 });
 
-async function api<T>(
-  method: string,
-  path: string,
-  token?: string,
-  body?: unknown,
-): Promise<{ status: number; body: T }> {
-  const res = await fetch(platform.url + path, {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as T };
+interface Container {
+  container_id: string;
+  ssh_server: string;
+  ssh_port: number;
+  password: string;
+  status: string;
+  custom_ports: number[];
 }
+
+/** Registers a user (e-mail code from the sandbox outbox) and buys an hourly Base instance. */
+async function rent(username: string, gpuCount: number): Promise<{ api: ApiClient; container: Container }> {
+  const api = new ApiClient(platform.url);
+  await api.register(username);
+  const products = await api.request<{ items: { id: number; price: number }[] }>(
+    'GET',
+    '/api/cloud-products',
+  );
+  const product = products.body.items[0];
+  if (!product) throw new Error('no product');
+  const frameworks = await api.request<{ id: number; name: string }[]>('GET', '/api/frameworks');
+  const base = frameworks.body.find((f) => f.name === 'Base');
+  if (!base) throw new Error('no Base framework');
+  const versions = await api.request<{ id: number }[]>('GET', `/api/frameworks/${base.id}/versions`);
+  const purchase = await api.request<{ container_id: string; started: boolean }>(
+    'POST',
+    `/api/cloud-products/${product.id}/purchase`,
+    {
+      instanceName: `${username}-box`,
+      gpuCount,
+      framework: base.id,
+      frameworkVersion: versions.body[0]?.id,
+      agreeTerms: true,
+      billing_type: 'hourly',
+      duration: 1,
+      total_price: Math.round(product.price * gpuCount * 100) / 100,
+    },
+  );
+  expect(purchase.status).toBe(201);
+  expect(purchase.body.started).toBe(true);
+  const container = await api.request<Container>('GET', `/api/containers/${purchase.body.container_id}`);
+  return { api, container: container.body };
+}
+
+const ssh = (c: Container, command: string, password = c.password) =>
+  sshExec({ host: c.ssh_server, port: c.ssh_port, password, command });
 
 describe('SSH into a rented container', () => {
   it('connects with the host, port and password the platform shows, and runs a command', async () => {
-    const reg = await api<{ token: string }>('POST', '/api/auth/register', undefined, {
-      username: 'sshuser',
-      password: 'secret123',
-      email: 'ssh@example.com',
-    });
-    const token = reg.body.token;
-    const products = await api<{ items: { id: number; price: number }[] }>(
-      'GET',
-      '/api/cloud-products',
-      token,
-    );
-    const product = products.body.items[0];
-    if (!product) throw new Error('no product');
-    const frameworks = await api<{ id: number; name: string }[]>('GET', '/api/frameworks', token);
-    const base = frameworks.body.find((f) => f.name === 'Base');
-    if (!base) throw new Error('no Base framework');
-    const versions = await api<{ id: number }[]>('GET', `/api/frameworks/${base.id}/versions`, token);
-    const purchase = await api<{ container_id: string; started: boolean }>(
-      'POST',
-      `/api/cloud-products/${product.id}/purchase`,
-      token,
-      {
-        instanceName: 'ssh-test',
-        gpuCount: 2,
-        framework: base.id,
-        frameworkVersion: versions.body[0]?.id,
-        agreeTerms: true,
-        billing_type: 'hourly',
-        duration: 1,
-        total_price: Math.round(product.price * 2 * 100) / 100,
-      },
-    );
-    expect(purchase.status).toBe(201);
-    expect(purchase.body.started).toBe(true);
-
-    const c = await api<{ ssh_server: string; ssh_port: number; password: string; gpu_indices: number[] }>(
-      'GET',
-      `/api/containers/${purchase.body.container_id}`,
-      token,
-    );
-    const out = await sshExec({
-      host: c.body.ssh_server,
-      port: c.body.ssh_port,
-      password: c.body.password,
-      command: 'echo "hello from $(hostname)"; echo "gpus=$NVIDIA_VISIBLE_DEVICES"; id -u',
-    });
+    const { container } = await rent('sshuser', 2);
+    const out = await ssh(container, 'echo "hello from $(hostname)"; id -u');
     expect(out).toMatch(/hello from \w+/);
     expect(out).toContain('0\n');
-    const wrong = sshExec({
-      host: c.body.ssh_server,
-      port: c.body.ssh_port,
-      password: 'not-the-password',
-      command: 'true',
-      timeoutMs: 3000,
-    });
-    await expect(wrong).rejects.toThrow();
+    await expect(
+      sshExec({
+        host: container.ssh_server,
+        port: container.ssh_port,
+        password: 'not-the-password',
+        command: 'true',
+        timeoutMs: 3000,
+      }),
+    ).rejects.toThrow();
+  });
+
+  it('keeps the files the user wrote across a port change and a stop/start, and a reset password works', async () => {
+    const { api, container } = await rent('sshfiles', 1);
+    const id = container.container_id;
+    await ssh(container, 'mkdir -p /root/work && echo "epoch-1 weights" > /root/work/model.txt');
+
+    const port = 15000 + Math.floor(Math.random() * 4000);
+    const changed = await api.request<Container>('POST', `/api/containers/${id}/ports`, { ports: [port] });
+    expect(changed.status).toBe(200);
+    expect(changed.body.custom_ports).toEqual([port]);
+    expect(await ssh(changed.body, 'cat /root/work/model.txt')).toContain('epoch-1 weights');
+
+    expect((await api.request<Container>('POST', `/api/containers/${id}/stop`)).body.status).toBe('stopped');
+    const restarted = await api.request<Container>('POST', `/api/containers/${id}/start`);
+    expect(restarted.body.status).toBe('running');
+    expect(await ssh(restarted.body, 'cat /root/work/model.txt')).toContain('epoch-1 weights');
+
+    const reset = await api.request<{ password: string }>('POST', `/api/containers/${id}/reset-password`);
+    expect(await ssh(restarted.body, 'echo new-password-works', reset.body.password)).toContain(
+      'new-password-works',
+    );
+    await expect(
+      sshExec({
+        host: container.ssh_server,
+        port: restarted.body.ssh_port,
+        password: container.password,
+        command: 'true',
+        timeoutMs: 3000,
+      }),
+    ).rejects.toThrow();
   });
 });

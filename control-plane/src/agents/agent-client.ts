@@ -38,8 +38,16 @@ export interface AgentEndpoint {
 
 export interface AgentClientOptions {
   callTimeoutMs: number;
-  /** Root certificate (PEM) to verify the agent; plaintext when absent. */
-  tlsCa?: Buffer;
+  /** TLS to the agents; plaintext when absent. */
+  tls?: AgentTls | undefined;
+}
+
+export interface AgentTls {
+  /** CA (PEM) that signed the agents' certificates. */
+  ca: Buffer;
+  /** Client certificate and key (PEM) for agents that require mutual TLS. */
+  cert?: Buffer | undefined;
+  key?: Buffer | undefined;
 }
 
 type Unary<Req, Res> = (
@@ -58,8 +66,9 @@ export class AgentClient {
     private readonly options: AgentClientOptions,
   ) {
     const Ctor = loadAgentProto().gpucloud.agent.v1.NodeAgent;
-    const credentials = options.tlsCa
-      ? grpc.credentials.createSsl(options.tlsCa)
+    const tls = options.tls;
+    const credentials = tls
+      ? grpc.credentials.createSsl(tls.ca, tls.key ?? null, tls.cert ?? null)
       : grpc.credentials.createInsecure();
     this.client = new Ctor(endpoint.address, credentials, {
       'grpc.keepalive_time_ms': 30_000,

@@ -1,9 +1,10 @@
-import type { AgentEvent__Output } from '@gpucloud/proto';
+import type { AgentEvent__Output, ContainerInfo__Output } from '@gpucloud/proto';
 import * as grpc from '@grpc/grpc-js';
 import type { ContainersService } from '../modules/containers/service.js';
 import { statusFromAgent } from '../modules/containers/status.js';
 import type { NodeRow } from '../modules/nodes/repository.js';
 import type { NodesService } from '../modules/nodes/service.js';
+import { AgentCallError } from './agent-client.js';
 import type { AgentPool } from './agent-pool.js';
 
 interface Subscription {
@@ -18,6 +19,7 @@ export interface NodeMonitorOptions {
   heartbeatIntervalMs: number;
   offlineAfterMs: number;
   syncIntervalMs: number;
+  gpuSampleIntervalMs: number;
   log: (message: string, err?: unknown) => void;
 }
 
@@ -80,6 +82,7 @@ export class NodeMonitor {
       }
     }
     await this.nodes.markStaleOffline(this.options.offlineAfterMs);
+    await this.nodes.pruneGpuSamples();
   }
 
   private close(sub: Subscription): void {
@@ -90,9 +93,10 @@ export class NodeMonitor {
 
   private subscribe(node: NodeRow, sub: Subscription): void {
     if (this.stopped) return;
-    const call = this.agents
-      .get(node)
-      .watchEvents({ heartbeatIntervalMs: this.options.heartbeatIntervalMs, gpuSampleIntervalMs: 0 });
+    const call = this.agents.get(node).watchEvents({
+      heartbeatIntervalMs: this.options.heartbeatIntervalMs,
+      gpuSampleIntervalMs: this.options.gpuSampleIntervalMs,
+    });
     sub.call = call;
     sub.reconciled = false;
     call.on('data', (event: AgentEvent__Output) => {
@@ -123,19 +127,45 @@ export class NodeMonitor {
         await this.reconcile(node);
       }
     } else if (event.container) {
-      const status = statusFromAgent({ state: event.container.state, startError: '' });
-      await this.containers.applyAgentState(event.container.containerId, status);
+      // An event may come from a container that has since been replaced (a reconfigure
+      // recreates it under the same platform id): ask Docker for the state now.
+      const id = event.container.containerId;
+      let status: ReturnType<typeof statusFromAgent>;
+      try {
+        status = statusFromAgent(await this.agents.get(node).inspectContainer(id));
+      } catch (err) {
+        if (!(err instanceof AgentCallError && err.code === grpc.status.NOT_FOUND)) throw err;
+        status = 'not_found';
+      }
+      await this.containers.applyAgentState(id, status);
+    } else if (event.gpuSample) {
+      await this.nodes.recordGpuSample(node.id, event.gpuSample);
+    } else if (event.reconcile) {
+      await this.applyReport(node, event.reconcile.containers);
     }
   }
 
   /** After a (re)connection: refresh the inventory and take Docker's word on each container. */
   private async reconcile(node: NodeRow): Promise<void> {
     await this.nodes.refresh(node);
-    const reported = await this.agents.get(node).listContainers();
+    await this.applyReport(node, await this.agents.get(node).listContainers());
+  }
+
+  /**
+   * Docker is the truth: rows follow what the agent reports, rows whose container vanished
+   * become not_found, and labelled containers without a row are recorded for admins.
+   */
+  private async applyReport(node: NodeRow, reported: ContainerInfo__Output[]): Promise<void> {
     const byId = new Map(reported.map((c) => [c.containerId, c]));
     for (const row of await this.containers.liveOnNode(node.id)) {
       const info = byId.get(row.id);
       await this.containers.applyAgentState(row.id, info ? statusFromAgent(info) : 'not_found');
     }
+    const known = new Set(await this.containers.knownIdsOnNode(node.id));
+    const unknown = await this.nodes.recordUnknownContainers(node.id, reported, known);
+    for (const u of unknown)
+      this.options.log(
+        `node ${node.name}: unknown labelled container ${u.container_id} (${u.state}), left untouched`,
+      );
   }
 }

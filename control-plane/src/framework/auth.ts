@@ -10,6 +10,8 @@ export interface AuthUser {
 
 export interface AppState {
   user?: AuthUser;
+  /** How the user was authenticated (X-API-Key only on /api/mcp/*). */
+  via?: 'session' | 'api_key';
 }
 
 export type AppContext = ParameterizedContext<AppState>;
@@ -25,11 +27,30 @@ export function bearerToken(ctx: Pick<Context, 'get'>): string | undefined {
   return match?.[1]?.trim() || undefined;
 }
 
-/** Sets ctx.state.user when a valid bearer token is present; never rejects by itself. */
-export function authenticate(authenticator: Authenticator) {
+export interface ApiKeyAuthenticator {
+  /** The owner of an API key, or undefined when the key is unknown or its owner disabled. */
+  authenticate(key: string): Promise<AuthUser | undefined>;
+}
+
+/** Paths where an `X-API-Key` header stands in for a session (the MCP endpoints). */
+export const API_KEY_PREFIX = '/api/mcp/';
+
+/**
+ * Sets ctx.state.user when a valid bearer token is present, or on /api/mcp/* a valid X-API-Key;
+ * never rejects by itself (requireUser / requireAdmin do).
+ */
+export function authenticate(authenticator: Authenticator, apiKeys?: ApiKeyAuthenticator) {
   return async (ctx: AppContext, next: Next) => {
     const token = bearerToken(ctx);
-    if (token) ctx.state.user = await authenticator.authenticate(token);
+    if (token) {
+      ctx.state.user = await authenticator.authenticate(token);
+      if (ctx.state.user) ctx.state.via = 'session';
+    }
+    const apiKey = ctx.get('x-api-key').trim();
+    if (!ctx.state.user && apiKey && apiKeys && ctx.path.startsWith(API_KEY_PREFIX)) {
+      ctx.state.user = await apiKeys.authenticate(apiKey);
+      if (ctx.state.user) ctx.state.via = 'api_key';
+    }
     await next();
   };
 }

@@ -20,6 +20,7 @@ export const forbidden = (detail = '没有权限执行此操作', code = 'FORBID
 export const notFound = (detail: string, code = 'NOT_FOUND') => new AppError(404, code, detail);
 export const conflict = (detail: string, code = 'CONFLICT') => new AppError(409, code, detail);
 export const unavailable = (detail: string, code = 'UNAVAILABLE') => new AppError(503, code, detail);
+export const tooManyRequests = (detail: string, code = 'RATE_LIMITED') => new AppError(429, code, detail);
 
 /** The first validation issue as the user-facing detail (schemas carry the spec's messages). */
 export function zodDetail(error: ZodError): string {

@@ -1,4 +1,3 @@
-import { Flex, Spin } from 'antd';
 import { useState } from 'react';
 import { RouterProvider } from 'react-router-dom';
 import { setLoginNavigator } from '../lib/api-client';
@@ -16,15 +15,7 @@ export function App() {
   });
   return (
     <AppProvider>
-      <RouterProvider
-        router={router}
-        future={{ v7_startTransition: true }}
-        fallbackElement={
-          <Flex justify="center" style={{ padding: 96 }}>
-            <Spin size="large" />
-          </Flex>
-        }
-      />
+      <RouterProvider router={router} future={{ v7_startTransition: true }} />
     </AppProvider>
   );
 }

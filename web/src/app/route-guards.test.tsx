@@ -1,12 +1,22 @@
 import { screen, waitFor } from '@testing-library/react';
+import type { RouteObject } from 'react-router-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setSession } from '../lib/auth';
-import { fakeServer, getButton, renderRoutes, waitForButton } from '../test/render';
-import { routes } from './router';
+import { fakeServer, renderRoutes, waitForButton } from '../test/render';
+import { type RouteHandle, routes } from './router';
 
 afterEach(() => {
   vi.unstubAllGlobals();
 });
+
+function plannedPaths(table: RouteObject[], parent = ''): string[] {
+  return table.flatMap((route) => {
+    const path =
+      route.path === undefined ? parent : `${parent.replace(/\/$/, '')}/${route.path.replace(/^\//, '')}`;
+    const own = (route.handle as RouteHandle | undefined)?.planned ? [path] : [];
+    return [...own, ...plannedPaths(route.children ?? [], path)];
+  });
+}
 
 describe('route guard', () => {
   it('when signed out, /market sends the visitor to /login with the return path', async () => {
@@ -24,7 +34,7 @@ describe('route guard', () => {
     expect(await screen.findByText('无权访问')).toBeTruthy();
   });
 
-  it('an admin opening /admin lands on the node list', async () => {
+  it('an admin opening /admin/nodes sees the node list', async () => {
     fakeServer({
       'GET /api/admin/nodes': () => ({
         body: {
@@ -48,8 +58,7 @@ describe('route guard', () => {
       }),
     });
     setSession('t', { username: 'root', nickname: '管理员', isAdmin: true });
-    const { router } = renderRoutes(routes, '/admin');
-    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/nodes'));
+    renderRoutes(routes, '/admin/nodes');
     const row = await screen.findByTestId('node-row-1');
     expect(row.textContent).toContain('在线');
     expect(row.textContent).toContain('RTX 4090 × 8');
@@ -58,11 +67,65 @@ describe('route guard', () => {
     expect(screen.getByText('你好，管理员')).toBeTruthy();
   });
 
-  it('the header offers 登录 when signed out', async () => {
+  it('the header offers 登录 when signed out, and the home hero leads to the market', async () => {
     fakeServer({});
     renderRoutes(routes, '/');
-    expect(await waitForButton(document.body, '立即体验')).toBeTruthy();
-    expect(getButton(document.body, '登录')).toBeTruthy();
-    expect(screen.getByText('轻量实例').closest('a')?.getAttribute('href')).toBe('/market');
+    const hero = await screen.findByTestId('hero-market-link');
+    expect(hero.getAttribute('href')).toBe('/market');
+    expect(screen.getByTestId('login-button').getAttribute('href')).toBe('/login');
+    expect(screen.getByTestId('nav-instances').textContent).toContain('轻量实例');
+  });
+
+  it('/containers is the user container list, behind the guard', async () => {
+    fakeServer({ 'GET /api/containers': () => ({ body: { items: [], total: 0 } }) });
+    const signedOut = renderRoutes(routes, '/containers');
+    await waitFor(() => expect(signedOut.router.state.location.pathname).toBe('/login'));
+    expect(signedOut.router.state.location.search).toBe('?redirect=%2Fcontainers');
+    signedOut.unmount();
+
+    setSession('t', { username: 'alice', nickname: '', isAdmin: false });
+    const { router } = renderRoutes(routes, '/containers');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/user/containers'));
+  });
+
+  it('/account goes to the profile, which needs a session', async () => {
+    fakeServer({});
+    const { router } = renderRoutes(routes, '/account');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(router.state.location.search).toBe('?redirect=%2Fuser%2Fprofile');
+  });
+
+  it('signed out, /admin asks for a login with the way back', async () => {
+    fakeServer({});
+    const { router } = renderRoutes(routes, '/admin/users');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(router.state.location.search).toBe('?redirect=%2Fadmin%2Fusers');
+  });
+
+  it('screens still to come show 功能开发中 inside their shell', async () => {
+    fakeServer({});
+    setSession('t', { username: 'root', nickname: '', isAdmin: true });
+    const shells = [
+      { prefix: '/user/', nav: '用户中心' },
+      { prefix: '/admin/', nav: '管理后台' },
+    ];
+    for (const shell of shells) {
+      // The first placeholder left in each shell (the list shrinks as screens are built).
+      const path = plannedPaths(routes).find((candidate) => candidate.startsWith(shell.prefix));
+      if (!path) continue;
+      const view = renderRoutes(routes, path);
+      expect(await screen.findByText('功能开发中')).toBeTruthy();
+      expect(screen.getByRole('navigation', { name: shell.nav })).toBeTruthy();
+      view.unmount();
+    }
+  });
+
+  it('public pages open without a session; unknown paths show the 404 page', async () => {
+    fakeServer({});
+    const about = renderRoutes(routes, '/agreement');
+    expect(await screen.findByRole('heading', { level: 1, name: 'GPU 云平台服务协议' })).toBeTruthy();
+    about.unmount();
+    renderRoutes(routes, '/no-such-page');
+    expect(await screen.findByText('页面不存在')).toBeTruthy();
   });
 });

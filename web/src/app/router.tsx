@@ -1,85 +1,121 @@
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-dom';
-import { MainLayout } from './layouts/main-layout';
+import { MainLayout, PublicLayout, RouteLoading, ShellLoading } from './layouts/main-layout';
 import { RequireAdmin, RequireAuth } from './route-guards';
+import { Component as HomePage } from './routes/home';
 import { RouteError } from './routes/route-error';
 
 export interface RouteHandle {
   title?: string;
+  /** Specified but not built yet (a '功能开发中' placeholder). */
+  planned?: boolean;
 }
 
-/** A route that is specified but not built yet: renders '功能开发中' inside the layout. */
-function planned(path: string, title: string): RouteObject {
+type LazyRoute = NonNullable<RouteObject['lazy']>;
+
+function page(path: string, title: string, lazy: LazyRoute): RouteObject {
   const handle: RouteHandle = { title };
+  return { path, handle, lazy };
+}
+
+/** A route that is specified but not built yet: renders '功能开发中' inside its shell. */
+function planned(path: string, title: string): RouteObject {
+  const handle: RouteHandle = { title, planned: true };
   return { path, handle, lazy: () => import('./routes/planned') };
 }
 
+/**
+ * The spec's route table. Two branches under the base layout (header on every page):
+ * - public pages, rendered without antd (the home page must stay small);
+ * - every antd screen, under the lazily loaded console shell that brings antd's providers.
+ * Guards: RequireAuth (token, else /login?redirect=…), RequireAdmin (token and admin flag; the
+ * server checks the flag again on every admin call).
+ */
 export const routes: RouteObject[] = [
   {
     path: '/',
     element: <MainLayout />,
     errorElement: <RouteError />,
+    HydrateFallback: ShellLoading,
     children: [
-      { index: true, lazy: () => import('./routes/home') },
-      { path: 'login', lazy: () => import('./routes/login') },
-      { path: 'register', lazy: () => import('./routes/register') },
-      planned('forgot-password', '找回密码'),
-      planned('wechat-callback', '微信登录'),
-      planned('apps', '应用市场'),
-      planned('gpu-servers', '裸金属GPU'),
-      planned('private-cloud', '私有云'),
-      planned('docs', '文档中心'),
-      planned('about', '关于我们'),
-      planned('contact', '联系我们'),
-      planned('jobs', '加入我们'),
-      planned('sitemap', '网站地图'),
-      planned('cooperation', '商务合作'),
-      planned('agreement', '服务条款'),
-      planned('privacy', '隐私政策'),
       {
-        element: <RequireAuth />,
+        element: <PublicLayout />,
+        HydrateFallback: RouteLoading,
         children: [
-          { path: 'market', lazy: () => import('./routes/market') },
-          { path: 'containers', lazy: () => import('./routes/containers') },
-          {
-            path: 'user',
-            lazy: () => import('./layouts/user-layout'),
-            children: [
-              { index: true, element: <Navigate to="/user/containers" replace /> },
-              { path: 'containers', lazy: () => import('./routes/containers') },
-              planned('profile', '个人中心'),
-              planned('storage', '存储管理'),
-              planned('orders', '我的订单'),
-              planned('balance', '余额'),
-              planned('billing-records', '账单记录'),
-              planned('mcp', 'MCP 控制台'),
-            ],
-          },
-          planned('orders', '订单'),
-          planned('transactions', '交易记录'),
-          planned('invoices', '发票'),
-          planned('coupons', '卡券'),
-          { path: 'account', element: <Navigate to="/user/profile" replace /> },
+          // The landing page ships in the entry chunk: no second round trip before it paints.
+          { index: true, Component: HomePage },
+          page('gpu-servers', '裸金属GPU', () => import('./routes/site/gpu-servers')),
+          page('private-cloud', '私有云', () => import('./routes/site/private-cloud')),
+          page('docs', '文档中心', () => import('./routes/site/docs')),
+          page('about', '关于我们', () => import('./routes/site/about')),
+          page('contact', '联系我们', () => import('./routes/site/contact')),
+          page('jobs', '加入我们', () => import('./routes/site/jobs')),
+          page('sitemap', '网站地图', () => import('./routes/site/sitemap')),
+          page('cooperation', '商务合作', () => import('./routes/site/cooperation')),
+          page('agreement', '服务条款', () => import('./routes/site/agreement')),
+          page('privacy', '隐私政策', () => import('./routes/site/privacy')),
+          page('*', '页面不存在', () => import('./routes/not-found')),
         ],
       },
+      { path: 'account', element: <Navigate to="/user/profile" replace /> },
       {
-        path: 'admin',
-        element: <RequireAdmin />,
+        lazy: () => import('./layouts/console-shell'),
         children: [
+          page('login', '登录', () => import('./routes/login')),
+          page('register', '注册', () => import('./routes/register')),
+          page('forgot-password', '找回密码', () => import('./routes/forgot-password')),
+          page('wechat-callback', '微信登录', () => import('./routes/wechat-callback')),
+          page('wechat-sandbox', '微信授权（沙箱）', () => import('./routes/wechat-sandbox')),
+          // What the payment QR opens without WeChat Pay credentials (a phone scanning it has no session).
+          page('pay/sandbox/:outTradeNo', '微信支付（沙箱）', () => import('./routes/pay-sandbox')),
+          page('apps', '应用市场', () => import('./routes/apps')),
           {
-            lazy: () => import('./layouts/admin-layout'),
+            element: <RequireAuth />,
             children: [
-              { index: true, element: <Navigate to="/admin/nodes" replace /> },
-              { path: 'nodes', lazy: () => import('./routes/admin/nodes') },
-              planned('containers', '容器管理'),
-              planned('users', '用户管理'),
-              planned('products', '产品管理'),
-              planned('images', '镜像管理'),
-              planned('coupons', '卡券管理'),
+              page('market', '轻量实例', () => import('./routes/market')),
+              { path: 'containers', element: <Navigate to="/user/containers" replace /> },
+              {
+                path: 'user',
+                lazy: () => import('./layouts/user-layout'),
+                children: [
+                  { index: true, element: <Navigate to="/user/containers" replace /> },
+                  page('containers', '我的容器', () => import('./routes/containers')),
+                  page('profile', '个人中心', () => import('./routes/profile')),
+                  planned('storage', '存储管理'),
+                  page('orders', '我的订单', () => import('./routes/orders')),
+                  page('balance', '余额', () => import('./routes/balance')),
+                  page('billing-records', '账单记录', () => import('./routes/billing-records')),
+                  planned('mcp', 'MCP 控制台'),
+                ],
+              },
+              page('orders', '订单', () => import('./routes/orders')),
+              page('transactions', '交易记录', () => import('./routes/transactions')),
+              page('invoices', '发票', () => import('./routes/invoices')),
+              page('coupons', '卡券', () => import('./routes/coupons')),
+            ],
+          },
+          {
+            path: 'admin',
+            element: <RequireAdmin />,
+            children: [
+              {
+                lazy: () => import('./layouts/admin-layout'),
+                children: [
+                  { index: true, element: <Navigate to="/admin/containers" replace /> },
+                  page('nodes', '节点管理', () => import('./routes/admin/nodes')),
+                  page('containers', '容器管理', () => import('./routes/admin/containers')),
+                  page('users', '用户管理', () => import('./routes/admin/users')),
+                  page('outbox', '发信记录', () => import('./routes/admin/outbox')),
+                  page('products', '产品管理', () => import('./routes/admin/products')),
+                  page('images', '镜像管理', () => import('./routes/admin/images')),
+                  page('coupons', '卡券管理', () => import('./routes/admin/coupons')),
+                  page('invoices', '发票管理', () => import('./routes/admin/invoices')),
+                  page('payments', '支付记录', () => import('./routes/admin/payments')),
+                ],
+              },
             ],
           },
         ],
       },
-      { path: '*', lazy: () => import('./routes/not-found') },
     ],
   },
 ];

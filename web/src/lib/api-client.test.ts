@@ -5,12 +5,17 @@ import {
   buildUrl,
   createApiClient,
   errorFromResponse,
+  handleUnauthorized,
+  isSuccess,
   MESSAGE_FAILED,
   MESSAGE_TIMEOUT,
   MESSAGE_UNAVAILABLE,
   MESSAGE_WECHAT_UNAVAILABLE,
+  REQUEST_TIMEOUT_MS,
+  setLoginNavigator,
   withDetail,
 } from './api-client';
+import { getSession, setSession } from './auth';
 
 function jsonResponse(status: number, body: unknown): Response {
   return new Response(body === undefined ? null : JSON.stringify(body), {
@@ -170,5 +175,37 @@ describe('error texts', () => {
   it('withDetail joins the action and the reason', () => {
     const error = new ApiError({ status: 400, code: null, detail: '价格已变化，请刷新后重试' });
     expect(withDetail('创建失败', error)).toBe('创建失败：价格已变化，请刷新后重试');
+  });
+});
+
+describe('success and session rules', () => {
+  it('only 2xx and 307 count as success', () => {
+    for (const status of [200, 201, 204, 299, 307]) expect(isSuccess(status)).toBe(true);
+    for (const status of [199, 300, 301, 302, 304, 308, 400, 401, 500, 503])
+      expect(isSuccess(status)).toBe(false);
+  });
+
+  it('a 307 answer resolves with its body; a 304 is an error with 请求失败', async () => {
+    const redirect = clientWith(async () => jsonResponse(307, { moved: true })).client;
+    await expect(redirect.get('/api/x')).resolves.toEqual({ moved: true });
+    const notModified = clientWith(async () => new Response(null, { status: 304 })).client;
+    const error = await caught(notModified.get('/api/x'));
+    expect(error.status).toBe(304);
+    expect(error.detail).toBe(MESSAGE_FAILED);
+  });
+
+  it('requests time out after 30 s', () => {
+    expect(REQUEST_TIMEOUT_MS).toBe(30_000);
+  });
+
+  it('handleUnauthorized logs out (token, user, API key) and moves to /login', () => {
+    const navigate = vi.fn();
+    setLoginNavigator(navigate);
+    setSession('tok', { username: 'alice', nickname: '', isAdmin: false });
+    window.localStorage.setItem('apiKey', 'k');
+    handleUnauthorized();
+    expect(getSession()).toEqual({ token: null, user: null });
+    expect(window.localStorage.getItem('apiKey')).toBeNull();
+    expect(navigate).toHaveBeenCalledTimes(1);
   });
 });

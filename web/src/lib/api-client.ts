@@ -58,6 +58,11 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Sign-in calls: no bearer token, and a 401 is a wrong password rather than an expired session. */
   anonymous?: boolean;
+  /**
+   * The caller handles a 401 itself (the profile load shows 登录已过期 and leaves after 1.5 s)
+   * instead of the global immediate logout.
+   */
+  handlesUnauthorized?: boolean;
 }
 
 export interface ApiClientDeps {
@@ -100,6 +105,15 @@ export function errorFromResponse(status: number, url: string, body: unknown): A
     detail = serverDetail ?? stringField(body, 'message') ?? MESSAGE_FAILED;
   }
   return new ApiError({ status, code, detail, serverDetail });
+}
+
+/**
+ * The spec's success rule: 2xx, and 307. The browser follows redirects itself (its own limit,
+ * not the spec's 5: fetch cannot lower it), so a 307 only arrives here when it could not be
+ * followed; it still counts as success rather than as an error to show.
+ */
+export function isSuccess(status: number): boolean {
+  return (status >= 200 && status < 300) || status === 307;
 }
 
 async function readBody(response: Response): Promise<unknown> {
@@ -152,8 +166,8 @@ export function createApiClient(deps: ApiClientDeps) {
     }
 
     const body = await readBody(response);
-    if (response.ok) return body as T;
-    if (response.status === 401 && !options.anonymous) {
+    if (isSuccess(response.status)) return body as T;
+    if (response.status === 401 && !options.anonymous && !options.handlesUnauthorized) {
       deps.onUnauthorized();
     }
     throw errorFromResponse(response.status, url, body);

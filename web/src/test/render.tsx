@@ -3,6 +3,9 @@ import { render, waitFor } from '@testing-library/react';
 import { createMemoryRouter, type RouteObject, RouterProvider } from 'react-router-dom';
 import { vi } from 'vitest';
 import { AppProvider } from '../app/provider';
+// The console shell (antd's providers) is a lazy route in the app. Loading it here, with the test
+// file, keeps its one-off module cost out of the first test's wait for the screen to appear.
+import '../app/layouts/console-shell';
 
 export function renderRoutes(routes: RouteObject[], initialPath: string) {
   const router = createMemoryRouter(routes, { initialEntries: [initialPath] });

@@ -1,5 +1,9 @@
 import type { Knex } from 'knex';
 import * as foundation from './20261121000001_foundation.js';
+import * as nodeHealth from './20261121000002_node_health.js';
+import * as accounts from './20261121000010_accounts.js';
+import * as containerOps from './20261121000020_container_ops.js';
+import * as billing from './20261121000030_billing.js';
 
 /**
  * Every migration, in order. Listed statically (instead of read from the folder) so they load
@@ -7,6 +11,10 @@ import * as foundation from './20261121000001_foundation.js';
  */
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261121000001_foundation': foundation,
+  '20261121000002_node_health': nodeHealth,
+  '20261121000010_accounts': accounts,
+  '20261121000020_container_ops': containerOps,
+  '20261121000030_billing': billing,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -24,6 +24,13 @@ export class SessionsRepository {
       .first();
   }
 
+  async revokeAllForUser(userId: number, now: Date): Promise<void> {
+    await this.knex('sessions')
+      .where({ user_id: userId })
+      .whereNull('revoked_at')
+      .update({ revoked_at: now });
+  }
+
   async revoke(tokenHash: string, now: Date): Promise<void> {
     await this.knex('sessions')
       .where({ token_hash: tokenHash })

@@ -1,23 +1,31 @@
 import Router from '@koa/router';
 import { type AppState, bearerToken, currentUser, requireUser } from '../../framework/auth.js';
-import { notFound } from '../../framework/errors.js';
 import { parse } from '../../framework/validate.js';
-import { loginSchema, registerSchema } from '../users/schema.js';
-import { toProfile, type UsersService } from '../users/service.js';
+import { loginSchema, registerSchema, sendEmailCodeSchema } from '../users/schema.js';
 import type { AuthService } from './service.js';
 
-export function authRoutes(auth: AuthService, users: UsersService): Router<AppState> {
+export function authRoutes(auth: AuthService): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api' });
+
+  router.post('/auth/send-email-verify-code', async (ctx) => {
+    const body = parse(sendEmailCodeSchema, ctx.request.body);
+    ctx.body = { ok: true, ...(await auth.sendRegisterCode(body.email, ctx.ip)) };
+  });
 
   router.post('/auth/register', async (ctx) => {
     const body = parse(registerSchema, ctx.request.body);
     ctx.status = 201;
-    ctx.body = await auth.register(body);
+    ctx.body = await auth.register({
+      username: body.username,
+      password: body.password,
+      email: body.email,
+      emailVerifyCode: body.email_verify_code,
+    });
   });
 
   router.post('/auth/login', async (ctx) => {
     const body = parse(loginSchema, ctx.request.body);
-    ctx.body = await auth.login(body);
+    ctx.body = await auth.login({ ...body, ip: ctx.ip });
   });
 
   router.post('/auth/logout', requireUser, async (ctx) => {
@@ -26,10 +34,10 @@ export function authRoutes(auth: AuthService, users: UsersService): Router<AppSt
     ctx.body = { ok: true };
   });
 
-  router.get('/user/info', requireUser, async (ctx) => {
-    const user = await users.findById(currentUser(ctx).id);
-    if (!user) throw notFound('用户不存在');
-    ctx.body = toProfile(user);
+  // The smallest /api/mcp/* route: who the bearer token or X-API-Key belongs to.
+  router.get('/mcp/whoami', requireUser, async (ctx) => {
+    const user = currentUser(ctx);
+    ctx.body = { id: user.id, username: user.username, via: ctx.state.via ?? 'session' };
   });
 
   return router;

@@ -2,9 +2,11 @@ import { createHash } from 'node:crypto';
 import type { Authenticator, AuthUser } from '../../framework/auth.js';
 import { forbidden, unauthorized } from '../../framework/errors.js';
 import { newToken } from '../../framework/ids.js';
+import { type RateLimiter, type RateLimitPolicy, rule } from '../rate-limits/service.js';
 import type { User } from '../users/model.js';
 import { verifyPassword } from '../users/passwords.js';
 import type { UsersService } from '../users/service.js';
+import type { VerificationService } from '../verification/service.js';
 import type { SessionsRepository } from './repository.js';
 
 export interface LoginResult {
@@ -14,50 +16,90 @@ export interface LoginResult {
   is_admin: boolean;
 }
 
+export interface AuthDeps {
+  sessions: SessionsRepository;
+  users: UsersService;
+  verification: VerificationService;
+  limiter: RateLimiter;
+  limits: RateLimitPolicy;
+  sessionTtlHours: number;
+}
+
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+const MSG_LOGIN_LIMIT = '登录失败次数过多，请{minutes}分钟后再试';
+export const MSG_DISABLED = '账号已被禁用，请联系客服';
 
 export class AuthService implements Authenticator {
-  constructor(
-    private readonly sessions: SessionsRepository,
-    private readonly users: UsersService,
-    private readonly sessionTtlHours: number,
-  ) {}
+  constructor(private readonly d: AuthDeps) {}
 
-  async register(params: { username: string; password: string; email: string }): Promise<LoginResult> {
-    const user = await this.users.create({
+  /** Sends the registration code to the e-mail address (the console counts down 600 s). */
+  sendRegisterCode(email: string, ip: string) {
+    return this.d.verification.issue({ purpose: 'register', channel: 'email', target: email, ip });
+  }
+
+  async register(params: {
+    username: string;
+    password: string;
+    email: string;
+    emailVerifyCode: string;
+  }): Promise<LoginResult> {
+    // A taken name is refused before the code is used up, so the user can pick another name.
+    await this.d.users.assertUsernameFree(params.username);
+    await this.d.verification.consume({
+      purpose: 'register',
+      target: params.email,
+      code: params.emailVerifyCode,
+    });
+    const user = await this.d.users.create({
       username: params.username,
       password: params.password,
       email: params.email,
+      emailVerified: true,
     });
-    return this.openSession(user);
+    return this.sessionFor(user);
   }
 
-  async login(params: { username: string; password: string }): Promise<LoginResult> {
-    const user = await this.users.findByUsername(params.username);
-    // Verify even for unknown users would cost the same time; a fixed message either way.
+  async login(params: { username: string; password: string; ip: string }): Promise<LoginResult> {
+    const userKey = `login:user:${params.username.toLowerCase()}`;
+    const ipKey = `login:ip:${params.ip}`;
+    const perUser = rule(this.d.limits.loginFailuresPerUser, MSG_LOGIN_LIMIT);
+    const perIp = rule(this.d.limits.loginFailuresPerIp, MSG_LOGIN_LIMIT);
+    await this.d.limiter.check(perUser, userKey);
+    await this.d.limiter.check(perIp, ipKey);
+    const user = await this.d.users.findByUsername(params.username);
     if (!user || !(await verifyPassword(user.password_hash, params.password))) {
+      await this.d.limiter.record(perUser, userKey);
+      await this.d.limiter.record(perIp, ipKey);
       throw unauthorized('用户名或密码错误', 'BAD_CREDENTIALS');
     }
-    if (user.disabled) throw forbidden('账号已被禁用，请联系客服', 'USER_DISABLED');
-    return this.openSession(user);
+    await this.d.limiter.reset(userKey);
+    return this.sessionFor(user);
+  }
+
+  /** A new session for a user who proved who they are (password, WeChat). */
+  async sessionFor(user: User): Promise<LoginResult> {
+    if (user.disabled) throw forbidden(MSG_DISABLED, 'USER_DISABLED');
+    const token = newToken();
+    const expiresAt = new Date(Date.now() + this.d.sessionTtlHours * 3600_000);
+    await this.d.sessions.insert(user.id, hashToken(token), expiresAt);
+    await this.d.users.recordLogin(user.id);
+    return { token, username: user.username, nickname: user.nickname, is_admin: user.is_admin };
   }
 
   async logout(token: string): Promise<void> {
-    await this.sessions.revoke(hashToken(token), new Date());
+    await this.d.sessions.revoke(hashToken(token), new Date());
+  }
+
+  /** Ends every session of the user (password reset, account disabled). */
+  async revokeAll(userId: number): Promise<void> {
+    await this.d.sessions.revokeAllForUser(userId, new Date());
   }
 
   async authenticate(token: string): Promise<AuthUser | undefined> {
-    const session = await this.sessions.findActive(hashToken(token), new Date());
+    const session = await this.d.sessions.findActive(hashToken(token), new Date());
     if (!session) return undefined;
-    const user = await this.users.findById(session.user_id);
+    const user = await this.d.users.findById(session.user_id);
     if (!user || user.disabled) return undefined;
     return { id: user.id, username: user.username, nickname: user.nickname, isAdmin: user.is_admin };
-  }
-
-  private async openSession(user: User): Promise<LoginResult> {
-    const token = newToken();
-    const expiresAt = new Date(Date.now() + this.sessionTtlHours * 3600_000);
-    await this.sessions.insert(user.id, hashToken(token), expiresAt);
-    return { token, username: user.username, nickname: user.nickname, is_admin: user.is_admin };
   }
 }

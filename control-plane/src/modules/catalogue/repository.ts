@@ -49,12 +49,28 @@ export class CatalogueRepository {
     return this.knex<FrameworkVersionRow>('framework_versions').where({ id }).first();
   }
 
-  images(): Promise<(ImageRow & { framework_name: string; version: string; cuda_version: string })[]> {
-    return this.knex('images')
+  images(
+    filter: { category?: string | undefined; search?: string | undefined } = {},
+  ): Promise<
+    (ImageRow & { framework_id: number; framework_name: string; version: string; cuda_version: string })[]
+  > {
+    const q = this.knex('images');
+    if (filter.category && filter.category !== 'all') q.where('images.category', filter.category);
+    if (filter.search) {
+      const like = `%${filter.search.replace(/[%_\\]/g, '\\$&')}%`;
+      q.where((w) =>
+        w
+          .whereILike('images.name', like)
+          .orWhereILike('images.description', like)
+          .orWhereILike('frameworks.name', like),
+      );
+    }
+    return q
       .join('framework_versions', 'framework_versions.id', 'images.framework_version_id')
       .join('frameworks', 'frameworks.id', 'framework_versions.framework_id')
       .select(
         'images.*',
+        'frameworks.id as framework_id',
         'frameworks.name as framework_name',
         'framework_versions.version',
         'framework_versions.cuda_version',
@@ -79,6 +95,61 @@ export class CatalogueRepository {
       .merge(['image', 'cuda_version', 'system_type', 'ports', 'mounts'])
       .returning('id');
     return (row as { id: number }).id;
+  }
+
+  async insertFramework(name: string, ports: Record<string, number>): Promise<FrameworkRow> {
+    const [row] = await this.knex('frameworks')
+      .insert({ name, ports: JSON.stringify(ports) })
+      .returning('*');
+    return row as FrameworkRow;
+  }
+
+  async updateFramework(id: number, name: string, ports: Record<string, number>): Promise<void> {
+    await this.knex('frameworks')
+      .where({ id })
+      .update({ name, ports: JSON.stringify(ports) });
+  }
+
+  async deleteFramework(id: number): Promise<void> {
+    await this.knex('frameworks').where({ id }).delete();
+  }
+
+  allVersions(): Promise<FrameworkVersionRow[]> {
+    return this.knex<FrameworkVersionRow>('framework_versions').orderBy('id');
+  }
+
+  async insertVersion(v: Omit<FrameworkVersionRow, 'id'>): Promise<FrameworkVersionRow> {
+    const [row] = await this.knex('framework_versions')
+      .insert({ ...v, ports: JSON.stringify(v.ports), mounts: JSON.stringify(v.mounts) })
+      .returning('*');
+    return row as FrameworkVersionRow;
+  }
+
+  async updateVersion(id: number, v: Omit<FrameworkVersionRow, 'id' | 'framework_id'>): Promise<void> {
+    await this.knex('framework_versions')
+      .where({ id })
+      .update({ ...v, ports: JSON.stringify(v.ports), mounts: JSON.stringify(v.mounts) });
+  }
+
+  async deleteVersion(id: number): Promise<void> {
+    await this.knex('framework_versions').where({ id }).delete();
+  }
+
+  image(id: number): Promise<ImageRow | undefined> {
+    return this.knex<ImageRow>('images').where({ id }).first();
+  }
+
+  async insertImage(v: Omit<ImageRow, 'id' | 'created_at'>): Promise<number> {
+    const [row] = await this.knex('images').insert(v).returning('id');
+    return (row as { id: number }).id;
+  }
+
+  async updateImage(id: number, v: Omit<ImageRow, 'id' | 'created_at'>): Promise<void> {
+    await this.knex('images').where({ id }).update(v);
+  }
+
+  async deleteImage(id: number): Promise<void> {
+    await this.knex('images').where({ id }).delete();
   }
 
   async ensureImage(v: Omit<ImageRow, 'id' | 'created_at'>): Promise<void> {

@@ -1,5 +1,12 @@
-import { notFound } from '../../framework/errors.js';
-import type { CatalogueRepository, FrameworkVersionRow } from './repository.js';
+import { conflict, notFound } from '../../framework/errors.js';
+import { isUniqueViolation } from '../users/service.js';
+import type { CatalogueRepository, FrameworkVersionRow, ImageRow } from './repository.js';
+import type { FrameworkInput, ImageInput, VersionInput } from './schema.js';
+
+/** Which catalogue entries live containers still use (owned by the containers module). */
+export interface CatalogueUsage {
+  liveContainersOfVersions(versionIds: number[]): Promise<number>;
+}
 
 export interface FrameworkVersionView {
   id: number;
@@ -48,7 +55,10 @@ function versionView(v: FrameworkVersionRow): FrameworkVersionView {
 }
 
 export class CatalogueService {
-  constructor(private readonly repo: CatalogueRepository) {}
+  constructor(
+    private readonly repo: CatalogueRepository,
+    private readonly usage: CatalogueUsage,
+  ) {}
 
   async frameworks() {
     const rows = await this.repo.frameworks();
@@ -66,8 +76,8 @@ export class CatalogueService {
     return versionView(v);
   }
 
-  async images() {
-    const rows = await this.repo.images();
+  async images(filter: { category?: string | undefined; search?: string | undefined } = {}) {
+    const rows = await this.repo.images(filter);
     return rows.map((r) => ({
       id: r.id,
       name: r.name,
@@ -75,7 +85,106 @@ export class CatalogueService {
       description: r.description,
       category: r.category,
       created_at: r.created_at.toISOString(),
-      framework: { name: r.framework_name, version: { name: r.version, cuda_version: r.cuda_version } },
+      framework_version_id: r.framework_version_id,
+      framework: {
+        id: r.framework_id,
+        name: r.framework_name,
+        version: { id: r.framework_version_id, name: r.version, cuda_version: r.cuda_version },
+      },
     }));
+  }
+
+  async image(id: number): Promise<ImageRow> {
+    const row = await this.repo.image(id);
+    if (!row) throw notFound('镜像不存在');
+    return row;
+  }
+
+  versionById(id: number): Promise<FrameworkVersionRow | undefined> {
+    return this.repo.version(id);
+  }
+
+  // ------------------------------------------------------------------ administration
+
+  async adminFrameworks() {
+    const [frameworks, versions] = await Promise.all([this.repo.frameworks(), this.repo.allVersions()]);
+    return frameworks.map((f) => ({
+      ...f,
+      versions: versions.filter((v) => v.framework_id === f.id).map(versionView),
+    }));
+  }
+
+  async createFramework(input: FrameworkInput) {
+    try {
+      return await this.repo.insertFramework(input.name, input.ports);
+    } catch (err) {
+      if (isUniqueViolation(err)) throw conflict('框架名称已存在', 'FRAMEWORK_NAME_TAKEN');
+      throw err;
+    }
+  }
+
+  async updateFramework(id: number, input: FrameworkInput) {
+    if (!(await this.repo.framework(id))) throw notFound('框架不存在');
+    try {
+      await this.repo.updateFramework(id, input.name, input.ports);
+    } catch (err) {
+      if (isUniqueViolation(err)) throw conflict('框架名称已存在', 'FRAMEWORK_NAME_TAKEN');
+      throw err;
+    }
+    return this.repo.framework(id);
+  }
+
+  async deleteFramework(id: number): Promise<void> {
+    if (!(await this.repo.framework(id))) throw notFound('框架不存在');
+    const versions = await this.repo.versions(id);
+    if ((await this.usage.liveContainersOfVersions(versions.map((v) => v.id))) > 0) {
+      throw conflict('该框架仍有容器在使用', 'FRAMEWORK_IN_USE');
+    }
+    await this.repo.deleteFramework(id);
+  }
+
+  async createVersion(frameworkId: number, input: VersionInput): Promise<FrameworkVersionView> {
+    if (!(await this.repo.framework(frameworkId))) throw notFound('框架不存在');
+    try {
+      return versionView(await this.repo.insertVersion({ framework_id: frameworkId, ...input }));
+    } catch (err) {
+      if (isUniqueViolation(err)) throw conflict('该框架已有同名版本', 'VERSION_NAME_TAKEN');
+      throw err;
+    }
+  }
+
+  async updateVersion(id: number, input: VersionInput): Promise<FrameworkVersionView> {
+    if (!(await this.repo.version(id))) throw notFound('框架版本不存在');
+    try {
+      await this.repo.updateVersion(id, input);
+    } catch (err) {
+      if (isUniqueViolation(err)) throw conflict('该框架已有同名版本', 'VERSION_NAME_TAKEN');
+      throw err;
+    }
+    return versionView((await this.repo.version(id)) as FrameworkVersionRow);
+  }
+
+  async deleteVersion(id: number): Promise<void> {
+    if (!(await this.repo.version(id))) throw notFound('框架版本不存在');
+    if ((await this.usage.liveContainersOfVersions([id])) > 0)
+      throw conflict('该版本仍有容器在使用', 'VERSION_IN_USE');
+    await this.repo.deleteVersion(id);
+  }
+
+  async createImage(input: ImageInput) {
+    if (!(await this.repo.version(input.framework_version_id))) throw notFound('框架版本不存在');
+    return this.image(await this.repo.insertImage(input));
+  }
+
+  async updateImage(id: number, input: ImageInput) {
+    await this.image(id);
+    if (!(await this.repo.version(input.framework_version_id))) throw notFound('框架版本不存在');
+    await this.repo.updateImage(id, input);
+    return this.image(id);
+  }
+
+  async deleteImage(id: number): Promise<void> {
+    await this.image(id);
+    await this.repo.deleteImage(id);
   }
 }

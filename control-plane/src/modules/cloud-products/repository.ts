@@ -75,6 +75,21 @@ export class CloudProductsRepository {
     return rows.map((r: { gpu_type: string }) => r.gpu_type);
   }
 
+  /** Every product, disabled ones too, with its node's name (administration). */
+  async listAll(): Promise<(CloudProductRecord & { node_name: string })[]> {
+    return this.base().select('nodes.name as node_name').orderBy('cloud_products.id');
+  }
+
+  async update(id: number, values: Omit<CloudProductRow, 'id'>): Promise<void> {
+    await this.knex('cloud_products')
+      .where({ id })
+      .update({ ...values, server_config: JSON.stringify(values.server_config), updated_at: new Date() });
+  }
+
+  async delete(id: number): Promise<void> {
+    await this.knex('cloud_products').where({ id }).delete();
+  }
+
   async countForNode(nodeId: number): Promise<number> {
     const [row] = await this.knex('cloud_products')
       .where({ node_id: nodeId })
@@ -82,7 +97,7 @@ export class CloudProductsRepository {
     return Number(row?.count ?? 0);
   }
 
-  async insert(values: Omit<CloudProductRow, 'id' | 'enabled'>): Promise<number> {
+  async insert(values: Omit<CloudProductRow, 'id' | 'enabled'> & { enabled?: boolean }): Promise<number> {
     const [row] = await this.knex('cloud_products')
       .insert({ ...values, server_config: JSON.stringify(values.server_config) })
       .returning('id');

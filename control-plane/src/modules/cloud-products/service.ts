@@ -1,13 +1,21 @@
 import type { AgentPool } from '../../agents/agent-pool.js';
-import { notFound } from '../../framework/errors.js';
+import { conflict, notFound } from '../../framework/errors.js';
+import { yuanToFen } from '../../framework/money.js';
 import { agentError } from '../containers/agent-errors.js';
 import type { NodeRow } from '../nodes/repository.js';
 import type { NodesService } from '../nodes/service.js';
-import type { CloudProductRecord, CloudProductsRepository, ProductFilter } from './repository.js';
+import type {
+  CloudProductRecord,
+  CloudProductRow,
+  CloudProductsRepository,
+  ProductFilter,
+} from './repository.js';
+import type { ProductInput } from './schema.js';
 
-/** GPU usage per node, from the containers module. */
+/** GPU usage per node and live containers per product, from the containers module. */
 export interface GpuUsage {
   allocatedGpuCounts(): Promise<Map<number, number>>;
+  liveContainersOfProduct(productId: number): Promise<number>;
 }
 
 export interface CloudProductView {
@@ -103,6 +111,60 @@ export class CloudProductsService {
     } catch (err) {
       throw agentError(err, '获取端口列表失败');
     }
+  }
+
+  // ------------------------------------------------------------------ administration
+
+  async adminList() {
+    const [rows, counts] = await Promise.all([this.repo.listAll(), this.usage.allocatedGpuCounts()]);
+    return rows.map((r) => ({
+      ...productView(r, counts.get(r.node_id) ?? 0),
+      enabled: r.enabled,
+      node_name: r.node_name,
+    }));
+  }
+
+  private async row(input: ProductInput): Promise<Omit<CloudProductRow, 'id'>> {
+    await this.nodes.require(input.node_id);
+    return {
+      node_id: input.node_id,
+      name: input.name,
+      region: input.region,
+      gpu_type: input.gpu_type,
+      price_fen: yuanToFen(input.price),
+      no_gpu_price_fen: yuanToFen(input.no_gpu_price),
+      cpu_model: input.cpu_model,
+      cpu_cores: input.cpu_cores,
+      memory: input.memory,
+      disk_size: input.disk_size,
+      server_config: input.server_config,
+      enabled: input.enabled,
+    };
+  }
+
+  async create(input: ProductInput) {
+    const id = await this.repo.insert(await this.row(input));
+    return this.adminView(id);
+  }
+
+  async update(id: number, input: ProductInput) {
+    if (!(await this.repo.find(id))) throw notFound('服务器不存在');
+    await this.repo.update(id, await this.row(input));
+    return this.adminView(id);
+  }
+
+  async remove(id: number): Promise<void> {
+    if (!(await this.repo.find(id))) throw notFound('服务器不存在');
+    if ((await this.usage.liveContainersOfProduct(id)) > 0) {
+      throw conflict('该服务器仍有容器，请先下架', 'PRODUCT_IN_USE');
+    }
+    await this.repo.delete(id);
+  }
+
+  private async adminView(id: number) {
+    const found = (await this.adminList()).find((p) => p.id === id);
+    if (!found) throw notFound('服务器不存在');
+    return found;
   }
 
   /** Gives a freshly registered node a default offering when it has none. */

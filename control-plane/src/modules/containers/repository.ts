@@ -36,6 +36,11 @@ export interface ContainerRow {
   ports: PortMapping[];
   mounts: { source: string; target: string }[];
   start_error: string | null;
+  /** GPU ids Docker's container has now (after a stop they may no longer be allocated). */
+  gpu_devices: string[];
+  no_gpu: boolean;
+  no_gpu_price_fen: number;
+  pending_mounts: { source: string; target: string }[] | null;
   created_at: Date;
   started_at: Date | null;
   stopped_at: Date | null;
@@ -118,6 +123,8 @@ export class ContainersRepository {
       | 'deleted_at'
       | 'total_cost_fen'
       | 'start_error'
+      | 'no_gpu'
+      | 'pending_mounts'
     >,
     trx: Knex.Transaction,
   ): Promise<void> {
@@ -125,12 +132,25 @@ export class ContainersRepository {
       ...row,
       ports: JSON.stringify(row.ports),
       mounts: JSON.stringify(row.mounts),
+      gpu_devices: JSON.stringify(row.gpu_devices),
     });
+  }
+
+  /** Updates the JSON columns (ports, mounts, GPU devices, pending mounts). */
+  async updateJson(
+    id: string,
+    values: Partial<Pick<ContainerRow, 'ports' | 'mounts' | 'gpu_devices' | 'pending_mounts'>>,
+    trx?: Knex.Transaction,
+  ): Promise<void> {
+    const encoded: Record<string, string | null> = {};
+    for (const [key, value] of Object.entries(values))
+      encoded[key] = value === null ? null : JSON.stringify(value);
+    await (trx ?? this.knex)('containers').where({ id }).update(encoded);
   }
 
   async update(
     id: string,
-    values: Partial<Omit<ContainerRow, 'id' | 'ports' | 'mounts'>>,
+    values: Partial<Omit<ContainerRow, 'id' | 'ports' | 'mounts' | 'gpu_devices' | 'pending_mounts'>>,
     trx?: Knex.Transaction,
   ): Promise<void> {
     await (trx ?? this.knex)('containers').where({ id }).update(values);
@@ -139,6 +159,20 @@ export class ContainersRepository {
   /** Deletes the row and (by cascade) its allocations: a purchase the agent could not create. */
   async deleteRow(id: string): Promise<void> {
     await this.knex('containers').where({ id }).delete();
+  }
+
+  async releaseGpus(id: string, trx?: Knex.Transaction): Promise<void> {
+    await (trx ?? this.knex)('gpu_allocations').where({ container_id: id }).delete();
+  }
+
+  /** Replaces the container's host port reservations. */
+  async replacePorts(nodeId: number, id: string, hostPorts: number[], trx: Knex.Transaction): Promise<void> {
+    await trx('port_allocations').where({ container_id: id }).delete();
+    if (hostPorts.length > 0) {
+      await trx('port_allocations').insert(
+        hostPorts.map((host_port) => ({ node_id: nodeId, host_port, container_id: id })),
+      );
+    }
   }
 
   async releaseAllocations(id: string, trx?: Knex.Transaction): Promise<void> {
@@ -190,6 +224,22 @@ export class ContainersRepository {
       .whereNot('status', 'deleted')
       .count<{ count: string }[]>({ count: '*' });
     return Number(row?.count ?? 0);
+  }
+
+  async liveCount(filter: { productId?: number; versionIds?: number[] }): Promise<number> {
+    const q = this.knex('containers').whereNot('status', 'deleted');
+    if (filter.productId !== undefined) q.where('cloud_product_id', filter.productId);
+    if (filter.versionIds !== undefined) q.whereIn('framework_version_id', filter.versionIds);
+    const [row] = await q.count<{ count: string }[]>({ count: '*' });
+    return Number(row?.count ?? 0);
+  }
+
+  async knownIdsOnNode(nodeId: number): Promise<string[]> {
+    const rows = await this.knex('containers')
+      .where({ node_id: nodeId })
+      .whereNot('status', 'deleted')
+      .select('id');
+    return rows.map((r: { id: string }) => r.id);
   }
 
   /** Live containers of a node (for reconciling with what the agent reports). */

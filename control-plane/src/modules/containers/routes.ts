@@ -3,22 +3,43 @@ import { z } from 'zod';
 import { type AppState, currentUser, requireAdmin, requireUser } from '../../framework/auth.js';
 import { badRequest } from '../../framework/errors.js';
 import { idParam, parse } from '../../framework/validate.js';
-import { purchaseSchema } from './schema.js';
+import { metricsQuery } from '../nodes/schema.js';
+import type { ContainerConfigService } from './config-service.js';
+import type { PurchaseService } from './purchase-service.js';
+import {
+  purchaseSchema,
+  resetPasswordSchema,
+  startSchema,
+  updateMountsSchema,
+  updatePortsSchema,
+} from './schema.js';
 import type { ContainersService } from './service.js';
 
-function containerId(value: string | undefined): string {
+export function containerId(value: string | undefined): string {
   if (!value || !/^c-[a-z0-9]{6,24}$/.test(value)) throw badRequest('无效的容器编号', 'BAD_ID');
   return value;
 }
 
-export function containerRoutes(containers: ContainersService): Router<AppState> {
+export interface ContainerRouteDeps {
+  containers: ContainersService;
+  purchases: PurchaseService;
+  containerConfig: ContainerConfigService;
+}
+
+export function containerRoutes({
+  containers,
+  purchases,
+  containerConfig,
+}: ContainerRouteDeps): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api' });
 
   router.post('/cloud-products/:id/purchase', requireUser, async (ctx) => {
     const productId = idParam(ctx.params.id);
     const input = parse(purchaseSchema, ctx.request.body);
-    ctx.status = 201;
-    ctx.body = await containers.purchase(currentUser(ctx), productId, input);
+    const key = ctx.get('idempotency-key') || undefined;
+    const answer = await purchases.purchaseOnce(currentUser(ctx), productId, input, key);
+    ctx.status = answer.status;
+    ctx.body = answer.body;
   });
 
   router.get('/containers', requireUser, async (ctx) => {
@@ -34,8 +55,14 @@ export function containerRoutes(containers: ContainersService): Router<AppState>
     ctx.body = { status: view.status };
   });
 
+  router.get('/containers/:id/metrics', requireUser, async (ctx) => {
+    const { minutes } = parse(metricsQuery, ctx.query);
+    ctx.body = await containers.gpuMetrics(currentUser(ctx), containerId(ctx.params.id), minutes);
+  });
+
   router.post('/containers/:id/start', requireUser, async (ctx) => {
-    ctx.body = await containers.start(currentUser(ctx), containerId(ctx.params.id));
+    const { no_gpu } = parse(startSchema, ctx.request.body);
+    ctx.body = await containers.start(currentUser(ctx), containerId(ctx.params.id), { noGpu: no_gpu });
   });
 
   router.post('/containers/:id/stop', requireUser, async (ctx) => {
@@ -45,6 +72,25 @@ export function containerRoutes(containers: ContainersService): Router<AppState>
   router.delete('/containers/:id', requireUser, async (ctx) => {
     await containers.destroy(currentUser(ctx), containerId(ctx.params.id));
     ctx.body = { ok: true };
+  });
+
+  router.post('/containers/:id/reset-password', requireUser, async (ctx) => {
+    const body = parse(resetPasswordSchema, ctx.request.body);
+    ctx.body = await containerConfig.resetPassword(
+      currentUser(ctx),
+      containerId(ctx.params.id),
+      body.password,
+    );
+  });
+
+  router.post('/containers/:id/ports', requireUser, async (ctx) => {
+    const { ports } = parse(updatePortsSchema, ctx.request.body);
+    ctx.body = await containerConfig.updatePorts(currentUser(ctx), containerId(ctx.params.id), ports);
+  });
+
+  router.post('/containers/:id/mounts', requireUser, async (ctx) => {
+    const { mounts } = parse(updateMountsSchema, ctx.request.body);
+    ctx.body = await containerConfig.updateMounts(currentUser(ctx), containerId(ctx.params.id), mounts);
   });
 
   return router;
@@ -78,7 +124,11 @@ export function containerAdminRoutes(containers: ContainersService): Router<AppS
     });
   });
   router.post('/:id/start', async (ctx) => {
-    ctx.body = await containers.start(currentUser(ctx), containerId(ctx.params.id), admin);
+    const { no_gpu } = parse(startSchema, ctx.request.body);
+    ctx.body = await containers.start(currentUser(ctx), containerId(ctx.params.id), {
+      ...admin,
+      noGpu: no_gpu,
+    });
   });
   router.post('/:id/stop', async (ctx) => {
     ctx.body = await containers.stop(currentUser(ctx), containerId(ctx.params.id), admin);

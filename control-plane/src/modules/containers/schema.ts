@@ -59,7 +59,84 @@ export const purchaseSchema = z.object({
     .min(1, '时长必须大于0')
     .optional()
     .default(1),
+  env: z
+    .record(
+      z
+        .string()
+        .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, '环境变量名只能包含字母、数字和下划线，且不能以数字开头'),
+      z.string().max(4096, '环境变量值不能超过4096个字符'),
+    )
+    .refine((env) => Object.keys(env).length <= 32, '环境变量最多32个')
+    .refine(
+      (env) => !Object.keys(env).some((k) => k.startsWith('NVIDIA_')),
+      '不能设置 NVIDIA_ 开头的环境变量',
+    )
+    .optional()
+    .default({}),
   total_price: z.number({ required_error: '价格不能为空', invalid_type_error: '价格不能为空' }).nonnegative(),
 });
 
 export type PurchaseInput = z.output<typeof purchaseSchema>;
+
+export const EXISTING_PORT_MIN = 10000;
+export const EXISTING_PORT_MAX = 20000;
+
+/** POST /api/containers/{id}/ports: the custom ports of an existing container (spec §5). */
+export const updatePortsSchema = z.object({
+  ports: z
+    .array(
+      z
+        .number({ invalid_type_error: '请输入有效的端口号' })
+        .int('请输入有效的端口号')
+        .min(EXISTING_PORT_MIN, '端口号必须在10000-20000之间')
+        .max(EXISTING_PORT_MAX, '端口号必须在10000-20000之间'),
+      { invalid_type_error: '请输入有效的端口号' },
+    )
+    .max(MAX_CUSTOM_PORTS, '最多只能添加5个自定义端口')
+    .refine((ports) => new Set(ports).size === ports.length, '该端口已添加'),
+});
+
+/** POST /api/containers/{id}/mounts: mounts of an existing container, applied at the next start. */
+export const updateMountsSchema = z.object({
+  mounts: z
+    .array(
+      z.object({
+        source: z
+          .string({ required_error: '请完善所有挂载点配置' })
+          .trim()
+          .min(1, '请完善所有挂载点配置')
+          .regex(/^[A-Za-z0-9]+$/, '挂载点源路径只能包含字母和数字'),
+        target: z
+          .string({ required_error: '请完善所有挂载点配置' })
+          .trim()
+          .min(1, '请完善所有挂载点配置')
+          .startsWith('/', '挂载点目标路径必须以 / 开头')
+          .regex(
+            MOUNT_TARGET_PATTERN,
+            '挂载路径格式不正确，必须以/开头且只能包含字母、数字、下划线、点、横线',
+          )
+          .refine(
+            (t) => !t.split('/').includes('..'),
+            '挂载路径格式不正确，必须以/开头且只能包含字母、数字、下划线、点、横线',
+          ),
+      }),
+    )
+    .max(MAX_MOUNTS, '最多只能添加5个挂载点'),
+});
+
+export const resetPasswordSchema = z
+  .object({
+    password: z
+      .string()
+      .min(8, '密码至少需要8个字符')
+      .max(64, '密码不能超过64个字符')
+      .regex(/^[\x21-\x7e]+$/, '密码只能包含可见的英文字符')
+      .optional(),
+  })
+  .optional()
+  .default({});
+
+export const startSchema = z
+  .object({ no_gpu: z.boolean().optional().default(false) })
+  .optional()
+  .default({ no_gpu: false });

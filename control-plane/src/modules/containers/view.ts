@@ -30,6 +30,11 @@ export interface ContainerView {
   ports: { name: string; container_port: number; host_port: number }[];
   mounts: { source: string; target: string }[];
   start_error: string | null;
+  /** Running without GPUs (无卡模式), at the no-GPU price. */
+  no_gpu: boolean;
+  no_gpu_price: number;
+  /** Mounts saved for the next start, when they differ from the current ones. */
+  pending_mounts: { source: string; target: string }[] | null;
 }
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -69,5 +74,8 @@ export function containerView(c: ContainerRecord, secrets: SecretBox): Container
     ports: c.ports.map((p) => ({ name: p.name, container_port: p.container_port, host_port: p.host_port })),
     mounts: c.mounts,
     start_error: c.start_error,
+    no_gpu: c.no_gpu,
+    no_gpu_price: c.no_gpu_price_fen / 100,
+    pending_mounts: c.pending_mounts,
   };
 }

@@ -18,6 +18,31 @@ export interface NodeRow {
   port_range_start: number;
   port_range_end: number;
   created_at: Date;
+  unknown_containers: UnknownContainer[];
+  reconciled_at: Date | null;
+}
+
+/** A labelled container on the host that the platform has no live row for. */
+export interface UnknownContainer {
+  container_id: string;
+  docker_id: string;
+  owner_id: string;
+  state: string;
+  image: string;
+}
+
+export interface GpuSampleRow {
+  bucket: Date;
+  gpus: GpuMetric[];
+}
+
+export interface GpuMetric {
+  index: number;
+  utilization_percent: number;
+  memory_used_mib: number;
+  memory_total_mib: number;
+  temperature_c: number;
+  power_draw_w: number;
 }
 
 export interface NodeGpuRow {
@@ -133,6 +158,32 @@ export class NodesRepository {
 
   async setStatus(id: number, status: NodeRow['status']): Promise<void> {
     await this.knex('nodes').where({ id }).update({ status });
+  }
+
+  /** Stores a sample in its time bucket; a second writer of the same bucket is ignored. */
+  async insertGpuSample(nodeId: number, bucket: Date, gpus: GpuMetric[]): Promise<void> {
+    await this.knex('gpu_samples')
+      .insert({ node_id: nodeId, bucket, gpus: JSON.stringify(gpus) })
+      .onConflict(['node_id', 'bucket'])
+      .ignore();
+  }
+
+  gpuSamples(nodeId: number, since: Date): Promise<GpuSampleRow[]> {
+    return this.knex('gpu_samples')
+      .where({ node_id: nodeId })
+      .where('bucket', '>=', since)
+      .orderBy('bucket')
+      .select('bucket', 'gpus');
+  }
+
+  async pruneGpuSamples(before: Date): Promise<void> {
+    await this.knex('gpu_samples').where('bucket', '<', before).delete();
+  }
+
+  async setUnknownContainers(id: number, unknown: UnknownContainer[], at: Date): Promise<void> {
+    await this.knex('nodes')
+      .where({ id })
+      .update({ unknown_containers: JSON.stringify(unknown), reconciled_at: at });
   }
 
   async delete(id: number): Promise<void> {

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { type AppState, requireAdmin } from '../../framework/auth.js';
 import { idParam, parse } from '../../framework/validate.js';
-import { addNodeSchema } from './schema.js';
+import { addNodeSchema, metricsQuery } from './schema.js';
 import type { NodesService } from './service.js';
 
 export function nodeAdminRoutes(nodes: NodesService): Router<AppState> {
@@ -27,6 +27,12 @@ export function nodeAdminRoutes(nodes: NodesService): Router<AppState> {
 
   router.get('/:id', async (ctx) => {
     ctx.body = await nodes.getView(idParam(ctx.params.id));
+  });
+
+  router.get('/:id/metrics', async (ctx) => {
+    const id = idParam(ctx.params.id);
+    await nodes.require(id);
+    ctx.body = await nodes.gpuMetrics(id, parse(metricsQuery, ctx.query).minutes);
   });
 
   router.delete('/:id', async (ctx) => {

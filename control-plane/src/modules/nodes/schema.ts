@@ -20,3 +20,12 @@ export const addNodeSchema = z.object({
     .optional()
     .transform((v) => v || undefined),
 });
+
+export const metricsQuery = z.object({
+  minutes: z.coerce
+    .number()
+    .int()
+    .min(1, '时间范围为 1-1440 分钟')
+    .max(1440, '时间范围为 1-1440 分钟')
+    .default(60),
+});

@@ -1,9 +1,17 @@
-import type { HostInfo__Output } from '@gpucloud/proto';
+import type { ContainerInfo__Output, GpuSample__Output, HostInfo__Output } from '@gpucloud/proto';
+import type { Knex } from 'knex';
 import { AgentCallError } from '../../agents/agent-client.js';
 import type { AgentPool } from '../../agents/agent-pool.js';
 import { AppError, conflict, notFound } from '../../framework/errors.js';
 import { isUniqueViolation } from '../users/service.js';
-import type { NodeFacts, NodeGpuRow, NodeRow, NodesRepository } from './repository.js';
+import type {
+  GpuMetric,
+  NodeFacts,
+  NodeGpuRow,
+  NodeRow,
+  NodesRepository,
+  UnknownContainer,
+} from './repository.js';
 
 /** What the nodes module needs to know about containers (owned by the containers module). */
 export interface NodeUsage {
@@ -34,7 +42,18 @@ export interface NodeView {
   gpu_total: number;
   gpu_allocated: number;
   gpus: { index: number; uuid: string; model: string; memory_total_mib: number; allocated: boolean }[];
+  unknown_containers: UnknownContainer[];
+  reconciled_at: string | null;
 }
+
+export interface GpuMetrics {
+  gpus: { index: number; model: string }[];
+  samples: { time: string; gpus: GpuMetric[] }[];
+}
+
+/** Samples are kept per bucket of this size: replicas following one node write each bucket once. */
+export const GPU_SAMPLE_BUCKET_MS = 15_000;
+const GPU_SAMPLE_RETENTION_MS = 24 * 3600_000;
 
 export interface AddNodeParams {
   name: string;
@@ -190,8 +209,8 @@ export class NodesService {
     await this.repo.delete(id);
   }
 
-  gpus(nodeId: number): Promise<NodeGpuRow[]> {
-    return this.repo.gpus(nodeId);
+  gpus(nodeId: number, trx?: Knex.Transaction): Promise<NodeGpuRow[]> {
+    return this.repo.gpus(nodeId, trx);
   }
 
   heartbeat(nodeId: number, dockerAvailable: boolean): Promise<void> {
@@ -204,6 +223,65 @@ export class NodesService {
 
   setStatus(nodeId: number, status: NodeRow['status']): Promise<void> {
     return this.repo.setStatus(nodeId, status);
+  }
+
+  async recordGpuSample(nodeId: number, sample: GpuSample__Output): Promise<void> {
+    const at = Number(sample.timeUnixMs) || Date.now();
+    const bucket = new Date(Math.floor(at / GPU_SAMPLE_BUCKET_MS) * GPU_SAMPLE_BUCKET_MS);
+    const gpus = sample.gpus.map((g) => ({
+      index: g.index,
+      utilization_percent: g.utilizationPercent,
+      memory_used_mib: Number(g.memoryUsedMib),
+      memory_total_mib: Number(g.memoryTotalMib),
+      temperature_c: g.temperatureC,
+      power_draw_w: g.powerDrawW,
+    }));
+    await this.repo.insertGpuSample(nodeId, bucket, gpus);
+  }
+
+  pruneGpuSamples(): Promise<void> {
+    return this.repo.pruneGpuSamples(new Date(Date.now() - GPU_SAMPLE_RETENTION_MS));
+  }
+
+  /** GPU utilisation, memory, temperature and power over the last minutes, optionally for some GPUs only. */
+  async gpuMetrics(nodeId: number, minutes: number, only?: number[]): Promise<GpuMetrics> {
+    const keep = only ? new Set(only) : undefined;
+    const [gpus, rows] = await Promise.all([
+      this.repo.gpus(nodeId),
+      this.repo.gpuSamples(nodeId, new Date(Date.now() - minutes * 60_000)),
+    ]);
+    return {
+      gpus: gpus
+        .filter((g) => !keep || keep.has(g.gpu_index))
+        .map((g) => ({ index: g.gpu_index, model: g.model })),
+      samples: rows.map((r) => ({
+        time: r.bucket.toISOString(),
+        gpus: keep ? r.gpus.filter((g) => keep.has(g.index)) : r.gpus,
+      })),
+    };
+  }
+
+  /**
+   * Records the labelled containers the agent reports that the platform has no live row for
+   * (`known` = ids of the node's containers that are not deleted). They are shown to admins,
+   * never removed automatically.
+   */
+  async recordUnknownContainers(
+    nodeId: number,
+    reported: ContainerInfo__Output[],
+    known: Set<string>,
+  ): Promise<UnknownContainer[]> {
+    const unknown = reported
+      .filter((c) => !known.has(c.containerId))
+      .map((c) => ({
+        container_id: c.containerId,
+        docker_id: c.dockerId,
+        owner_id: c.ownerId,
+        state: c.state.replace('CONTAINER_STATE_', '').toLowerCase(),
+        image: c.image,
+      }));
+    await this.repo.setUnknownContainers(nodeId, unknown, new Date());
+    return unknown;
   }
 
   private async view(row: NodeRow): Promise<NodeView> {
@@ -243,6 +321,8 @@ export class NodesService {
         memory_total_mib: g.memory_total_mib,
         allocated: taken.has(g.gpu_index),
       })),
+      unknown_containers: row.unknown_containers ?? [],
+      reconciled_at: row.reconciled_at ? row.reconciled_at.toISOString() : null,
     };
   }
 }

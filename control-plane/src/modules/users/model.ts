@@ -17,6 +17,8 @@ export class UserModel extends Model {
   wechat_openid!: string | null;
   wechat_nickname!: string | null;
   balance_fen!: number;
+  last_login_at!: Date | null;
+  disabled_at!: Date | null;
   created_at!: Date;
   updated_at!: Date;
 }
@@ -37,5 +39,7 @@ export type User = Pick<
   | 'wechat_openid'
   | 'wechat_nickname'
   | 'balance_fen'
+  | 'last_login_at'
+  | 'disabled_at'
   | 'created_at'
 >;

@@ -5,30 +5,105 @@ function plain(model: UserModel): User {
   return { ...model.toJSON() } as User;
 }
 
+export type UserPatch = Partial<
+  Pick<
+    User,
+    | 'password_hash'
+    | 'email'
+    | 'phone'
+    | 'nickname'
+    | 'ssh_key'
+    | 'is_admin'
+    | 'disabled'
+    | 'disabled_at'
+    | 'is_phone_verified'
+    | 'is_email_verified'
+    | 'wechat_openid'
+    | 'wechat_nickname'
+    | 'last_login_at'
+  >
+>;
+
+export interface NewUser {
+  username: string;
+  password_hash: string;
+  email: string | null;
+  is_admin?: boolean;
+  is_email_verified?: boolean;
+  nickname?: string | null;
+  wechat_openid?: string | null;
+  wechat_nickname?: string | null;
+}
+
+/** Owns users. Queries run on this repository's knex, not Objection's global one (several
+ * control planes may live in one process, as in tests). */
 export class UsersRepository {
+  constructor(private readonly knex: Knex) {}
+
+  transaction<T>(fn: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+    return this.knex.transaction(fn);
+  }
+
   async findById(id: number): Promise<User | undefined> {
-    const row = await UserModel.query().findById(id);
+    const row = await UserModel.query(this.knex).findById(id);
     return row ? plain(row) : undefined;
   }
 
   async findByUsername(username: string): Promise<User | undefined> {
-    const row = await UserModel.query().whereRaw('lower(username) = lower(?)', [username]).first();
+    const row = await UserModel.query(this.knex).whereRaw('lower(username) = lower(?)', [username]).first();
     return row ? plain(row) : undefined;
   }
 
-  async insert(
-    values: { username: string; password_hash: string; email: string | null; is_admin?: boolean },
-    trx?: Knex.Transaction,
-  ): Promise<User> {
-    const row = await UserModel.query(trx).insert(values).returning('*');
+  async findByWechatOpenid(openid: string): Promise<User | undefined> {
+    const row = await UserModel.query(this.knex).where('wechat_openid', openid).first();
+    return row ? plain(row) : undefined;
+  }
+
+  async insert(values: NewUser, trx?: Knex.Transaction): Promise<User> {
+    const row = await UserModel.query(trx ?? this.knex)
+      .insert(values)
+      .returning('*');
     return plain(row);
   }
 
   async updatePasswordHash(id: number, passwordHash: string): Promise<void> {
-    await UserModel.query().patch({ password_hash: passwordHash }).where('id', id);
+    await UserModel.query(this.knex).patch({ password_hash: passwordHash }).where('id', id);
   }
 
   async setAdmin(id: number, isAdmin: boolean): Promise<void> {
-    await UserModel.query().patch({ is_admin: isAdmin }).where('id', id);
+    await UserModel.query(this.knex).patch({ is_admin: isAdmin }).where('id', id);
+  }
+
+  async patch(id: number, values: UserPatch): Promise<User | undefined> {
+    const row = await UserModel.query(this.knex)
+      .patch({ ...values, updated_at: new Date() })
+      .where('id', id)
+      .returning('*')
+      .first();
+    return row ? plain(row) : undefined;
+  }
+
+  /** Admin search over username, nickname, e-mail and phone, newest first. */
+  async search(filter: {
+    keyword?: string | undefined;
+    offset: number;
+    limit: number;
+  }): Promise<{ items: User[]; total: number }> {
+    const q = UserModel.query(this.knex);
+    if (filter.keyword) {
+      const like = `%${filter.keyword.replace(/[%_\\]/g, '\\$&')}%`;
+      q.where((w) =>
+        w
+          .whereILike('username', like)
+          .orWhereILike('nickname', like)
+          .orWhereILike('email', like)
+          .orWhereILike('phone', like),
+      );
+    }
+    const [rows, total] = await Promise.all([
+      q.clone().orderBy('id', 'desc').offset(filter.offset).limit(filter.limit),
+      q.clone().resultSize(),
+    ]);
+    return { items: rows.map(plain), total };
   }
 }

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { conflict } from '../../framework/errors.js';
+import type { Knex } from 'knex';
+import { conflict, notFound } from '../../framework/errors.js';
 import type { User } from './model.js';
 import { hashPassword } from './passwords.js';
-import type { UsersRepository } from './repository.js';
+import type { NewUser, UserPatch, UsersRepository } from './repository.js';
 
 export interface Profile {
   id: number;
@@ -36,6 +37,21 @@ export function toProfile(user: User): Profile {
   };
 }
 
+export interface AdminUserView extends Profile {
+  disabled: boolean;
+  created_at: string;
+  last_login_at: string | null;
+}
+
+export function toAdminUserView(user: User): AdminUserView {
+  return {
+    ...toProfile(user),
+    disabled: user.disabled,
+    created_at: user.created_at.toISOString(),
+    last_login_at: user.last_login_at ? user.last_login_at.toISOString() : null,
+  };
+}
+
 /** The OpenSSH public keys of the user's profile, one per line. */
 export function authorizedKeys(user: Pick<User, 'ssh_key'>): string[] {
   return (user.ssh_key ?? '')
@@ -44,8 +60,25 @@ export function authorizedKeys(user: Pick<User, 'ssh_key'>): string[] {
     .filter((line) => line.length > 0);
 }
 
+export interface UserHooks {
+  /** Runs inside the transaction creating a user (billing books the new user's trial credit). */
+  created?(user: User, trx: Knex.Transaction): Promise<void>;
+}
+
 export class UsersService {
-  constructor(private readonly repo: UsersRepository) {}
+  constructor(
+    private readonly repo: UsersRepository,
+    private readonly hooks: UserHooks = {},
+  ) {}
+
+  /** A new (non-admin) user, with the hooks run in the same transaction (the trial credit). */
+  private insertNew(values: NewUser): Promise<User> {
+    return this.repo.transaction(async (trx) => {
+      const user = await this.repo.insert(values, trx);
+      await this.hooks.created?.(user, trx);
+      return user;
+    });
+  }
 
   findById(id: number): Promise<User | undefined> {
     return this.repo.findById(id);
@@ -55,16 +88,129 @@ export class UsersService {
     return this.repo.findByUsername(username);
   }
 
-  async create(params: { username: string; password: string; email: string | null }): Promise<User> {
+  async assertUsernameFree(username: string): Promise<void> {
+    if (await this.repo.findByUsername(username)) throw conflict('用户名已存在', 'USERNAME_TAKEN');
+  }
+
+  async create(params: {
+    username: string;
+    password: string;
+    email: string | null;
+    emailVerified?: boolean;
+  }): Promise<User> {
     if (await this.repo.findByUsername(params.username)) throw conflict('用户名已存在', 'USERNAME_TAKEN');
     const password_hash = await hashPassword(params.password);
     try {
-      return await this.repo.insert({ username: params.username, password_hash, email: params.email });
+      return await this.insertNew({
+        username: params.username,
+        password_hash,
+        email: params.email,
+        is_email_verified: params.emailVerified ?? false,
+      });
     } catch (err) {
       // Two registrations racing for one name: the unique index decides.
       if (isUniqueViolation(err)) throw conflict('用户名已存在', 'USERNAME_TAKEN');
       throw err;
     }
+  }
+
+  findByWechatOpenid(openid: string): Promise<User | undefined> {
+    return this.repo.findByWechatOpenid(openid);
+  }
+
+  /** A first WeChat sign-in: an account named wx_xxxxxxxx with an unusable random password. */
+  async createFromWechat(params: { openid: string; nickname: string }): Promise<User> {
+    const password_hash = await hashPassword(randomBytes(32).toString('base64url'));
+    for (let attempt = 0; ; attempt++) {
+      const username = `wx_${randomBytes(6).toString('hex')}`;
+      try {
+        return await this.insertNew({
+          username,
+          password_hash,
+          email: null,
+          nickname: params.nickname.slice(0, 64) || null,
+          wechat_openid: params.openid,
+          wechat_nickname: params.nickname.slice(0, 128),
+        });
+      } catch (err) {
+        if (!isUniqueViolation(err) || attempt >= 3) throw err;
+        // The same WeChat identity signing in twice at once: the first account wins.
+        const existing = await this.repo.findByWechatOpenid(params.openid);
+        if (existing) return existing;
+      }
+    }
+  }
+
+  async bindWechat(userId: number, params: { openid: string; nickname: string }): Promise<User> {
+    const holder = await this.repo.findByWechatOpenid(params.openid);
+    if (holder && holder.id !== userId) throw conflict('该微信已绑定其他账号', 'WECHAT_TAKEN');
+    const user = await this.require(userId);
+    if (user.wechat_openid && user.wechat_openid !== params.openid) {
+      throw conflict('当前账号已绑定其他微信', 'WECHAT_ALREADY_BOUND');
+    }
+    try {
+      return await this.patch(userId, {
+        wechat_openid: params.openid,
+        wechat_nickname: params.nickname.slice(0, 128),
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw conflict('该微信已绑定其他账号', 'WECHAT_TAKEN');
+      throw err;
+    }
+  }
+
+  setEmailVerified(userId: number, email: string): Promise<User> {
+    return this.patch(userId, { email, is_email_verified: true });
+  }
+
+  setPhoneVerified(userId: number, phone: string): Promise<User> {
+    return this.patch(userId, { phone, is_phone_verified: true });
+  }
+
+  /** "Modify" on a verified phone: it goes back to unverified until a new code is entered. */
+  resetPhone(userId: number): Promise<User> {
+    return this.patch(userId, { is_phone_verified: false });
+  }
+
+  setSshKey(userId: number, sshKey: string): Promise<User> {
+    return this.patch(userId, { ssh_key: sshKey || null });
+  }
+
+  async setPassword(userId: number, password: string): Promise<void> {
+    await this.patch(userId, { password_hash: await hashPassword(password) });
+  }
+
+  async recordLogin(userId: number): Promise<void> {
+    await this.patch(userId, { last_login_at: new Date() });
+  }
+
+  setDisabled(userId: number, disabled: boolean): Promise<User> {
+    return this.patch(userId, { disabled, disabled_at: disabled ? new Date() : null });
+  }
+
+  setAdmin(userId: number, isAdmin: boolean): Promise<User> {
+    return this.patch(userId, { is_admin: isAdmin });
+  }
+
+  async search(filter: { page: number; size: number; keyword?: string | undefined }) {
+    const { items, total } = await this.repo.search({
+      keyword: filter.keyword,
+      offset: (filter.page - 1) * filter.size,
+      limit: filter.size,
+    });
+    return { items: items.map(toAdminUserView), total };
+  }
+
+  async require(userId: number): Promise<User> {
+    const user = await this.repo.findById(userId);
+    if (!user) throw notFound('用户不存在', 'USER_NOT_FOUND');
+    return user;
+  }
+
+  private async patch(userId: number, values: UserPatch): Promise<User> {
+    const user = await this.repo.patch(userId, values);
+    if (!user) throw notFound('用户不存在', 'USER_NOT_FOUND');
+    return user;
   }
 
   /**

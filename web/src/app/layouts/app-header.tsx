@@ -1,77 +1,80 @@
-import { Flex, Layout, theme } from 'antd';
 import { Link, useLocation } from 'react-router-dom';
-import { LinkButton } from '../../components/link-button';
+import { DropdownMenu } from '../../components/dropdown-menu';
 import { useSession } from '../../lib/auth';
+import { DOCS_LINK, PRODUCT_MENUS, type ProductMenu } from '../navigation';
+import { ProductDrawer } from './product-drawer';
 import { UserMenu } from './user-menu';
 
-interface NavItem {
-  to: string;
-  label: string;
+function isActive(menu: ProductMenu, pathname: string): boolean {
+  return menu.items.some((item) => {
+    const path = item.to.split('?')[0] ?? item.to;
+    return pathname === path || pathname.startsWith(`${path}/`);
+  });
 }
 
-/** The four product menus of the spec plus the documentation link. */
-export const PRODUCT_NAV: NavItem[] = [
-  { to: '/apps', label: '应用市场' },
-  { to: '/market', label: '轻量实例' },
-  { to: '/gpu-servers', label: '裸金属GPU' },
-  { to: '/private-cloud', label: '私有云' },
-  { to: '/docs', label: '文档' },
-];
-
+/**
+ * The header on every page. Plain elements and CSS rather than antd, so that public pages
+ * (the home page above all) stay small; it uses the same colours and sizes as the console.
+ */
 export function AppHeader() {
   const { token, user } = useSession();
   const { pathname } = useLocation();
-  const { token: design } = theme.useToken();
 
   return (
-    <Layout.Header
-      style={{
-        display: 'flex',
-        alignItems: 'center',
-        gap: 32,
-        background: design.colorBgContainer,
-        borderBottom: `1px solid ${design.colorBorderSecondary}`,
-        padding: '0 24px',
-        position: 'sticky',
-        top: 0,
-        zIndex: 10,
-      }}
-    >
-      <Link
-        to="/"
-        style={{ fontSize: 18, fontWeight: 600, color: design.colorPrimary, whiteSpace: 'nowrap' }}
-      >
-        GPU 云平台
-      </Link>
-      <nav aria-label="产品导航" style={{ flex: 1, overflowX: 'auto' }}>
-        <Flex gap={4}>
-          {PRODUCT_NAV.map((item) => {
-            const active = pathname === item.to || pathname.startsWith(`${item.to}/`);
-            return (
+    <header className="site-header">
+      <div className="site-header-inner">
+        <ProductDrawer />
+        <Link to="/" className="site-logo" aria-label="GPU 云平台 首页">
+          <span className="site-logo-mark" aria-hidden="true">
+            G
+          </span>
+          <span>GPU 云平台</span>
+        </Link>
+        <nav aria-label="产品导航" className="site-nav">
+          <ul>
+            {PRODUCT_MENUS.map((menu) => (
+              <li key={menu.key}>
+                <DropdownMenu
+                  label={menu.label}
+                  menuLabel={menu.label}
+                  active={isActive(menu, pathname)}
+                  openOnHover
+                  testId={`nav-${menu.key}`}
+                  items={menu.items.map((item) => ({
+                    key: item.to,
+                    label: item.label,
+                    description: item.description,
+                    to: item.to,
+                  }))}
+                />
+              </li>
+            ))}
+            <li>
               <Link
-                key={item.to}
-                to={item.to}
-                aria-current={active ? 'page' : undefined}
-                style={{
-                  padding: '0 12px',
-                  whiteSpace: 'nowrap',
-                  color: active ? design.colorPrimary : design.colorText,
-                  fontWeight: active ? 600 : 400,
-                }}
+                to={DOCS_LINK.to}
+                className="site-nav-link"
+                aria-current={pathname.startsWith(DOCS_LINK.to) ? 'page' : undefined}
               >
-                {item.label}
+                {DOCS_LINK.label}
               </Link>
-            );
-          })}
-        </Flex>
-      </nav>
-      {token && user ? (
-        <UserMenu user={user} />
-      ) : (
-        <LinkButton to="/login" type="primary">
-          登录
-        </LinkButton>
-      )}
-    </Layout.Header>
+            </li>
+          </ul>
+        </nav>
+        <div className="site-header-actions">
+          {token && user ? (
+            <>
+              <Link to="/user/containers" className="site-console-link">
+                控制台
+              </Link>
+              <UserMenu user={user} />
+            </>
+          ) : (
+            <Link to="/login" className="gc-btn gc-btn-primary" data-testid="login-button">
+              登录
+            </Link>
+          )}
+        </div>
+      </div>
+    </header>
   );
 }

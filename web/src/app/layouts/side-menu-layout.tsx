@@ -1,41 +1,42 @@
-import { Layout, Menu, theme } from 'antd';
-import { Outlet, useLocation, useNavigate } from 'react-router-dom';
+import { NavLink, Outlet, useLocation } from 'react-router-dom';
+import './side-menu-layout.css';
 
 export interface SideMenuItem {
   path: string;
   label: string;
 }
 
-/** A page shell with a side menu; the selected item is the longest path the URL starts with. */
+/**
+ * A page shell with a side menu; the selected item is the longest path the URL starts with.
+ * Plain links styled as antd's inline menu; below 992 px (antd's lg) the menu becomes a bar
+ * above the page that scrolls sideways, so nothing floats over the content on a phone.
+ */
 export function SideMenuLayout({ items, ariaLabel }: { items: SideMenuItem[]; ariaLabel: string }) {
   const { pathname } = useLocation();
-  const navigate = useNavigate();
-  const { token } = theme.useToken();
   const selected = items
     .filter((item) => pathname === item.path || pathname.startsWith(`${item.path}/`))
     .sort((a, b) => b.path.length - a.path.length)[0];
 
   return (
-    <Layout style={{ background: 'transparent', gap: 24 }}>
-      <Layout.Sider
-        width={200}
-        breakpoint="lg"
-        collapsedWidth={0}
-        style={{ background: token.colorBgContainer, borderRadius: token.borderRadiusLG }}
-      >
-        <nav aria-label={ariaLabel}>
-          <Menu
-            mode="inline"
-            selectedKeys={selected ? [selected.path] : []}
-            items={items.map((item) => ({ key: item.path, label: item.label }))}
-            onClick={({ key }) => navigate(key)}
-            style={{ borderInlineEnd: 'none', borderRadius: token.borderRadiusLG }}
-          />
-        </nav>
-      </Layout.Sider>
-      <Layout.Content style={{ minWidth: 0 }}>
+    <div className="side-menu-layout">
+      <nav aria-label={ariaLabel} className="side-menu">
+        <ul>
+          {items.map((item) => (
+            <li key={item.path}>
+              <NavLink
+                to={item.path}
+                className={item === selected ? 'side-menu-item side-menu-item-selected' : 'side-menu-item'}
+                aria-current={item === selected ? 'page' : undefined}
+              >
+                {item.label}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div className="side-menu-content">
         <Outlet />
-      </Layout.Content>
-    </Layout>
+      </div>
+    </div>
   );
 }

@@ -1,23 +1,20 @@
-import { DownOutlined, UserOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Dropdown, type MenuProps } from 'antd';
 import { useNavigate } from 'react-router-dom';
+import { type DropdownItem, DropdownMenu } from '../../components/dropdown-menu';
+import { Icon } from '../../components/icons';
 import { logout } from '../../features/auth/api/logout';
 import { clearSession, type SessionUser } from '../../lib/auth';
 
-const LOGOUT_KEY = 'logout';
-
-export function userMenuItems(isAdmin: boolean): NonNullable<MenuProps['items']> {
+/** The user-centre pages of the header's user menu (spec order); 管理后台 only for admins. */
+export function userMenuLinks(isAdmin: boolean): { to: string; label: string }[] {
   return [
-    { key: '/user/profile', label: '个人中心' },
-    { key: '/user/containers', label: '我的容器' },
-    { key: '/user/storage', label: '存储管理' },
-    { key: '/user/orders', label: '我的订单' },
-    { key: '/user/balance', label: '余额' },
-    { key: '/user/billing-records', label: '账单记录' },
-    ...(isAdmin ? [{ key: '/admin', label: '管理后台' }] : []),
-    { type: 'divider' as const },
-    { key: LOGOUT_KEY, label: '退出登录', danger: true },
+    { to: '/user/profile', label: '个人中心' },
+    { to: '/user/containers', label: '我的容器' },
+    { to: '/user/storage', label: '存储管理' },
+    { to: '/user/orders', label: '我的订单' },
+    { to: '/user/balance', label: '余额' },
+    { to: '/user/billing-records', label: '账单记录' },
+    ...(isAdmin ? [{ to: '/admin', label: '管理后台' }] : []),
   ];
 }
 
@@ -36,16 +33,24 @@ export function UserMenu({ user }: { user: SessionUser }) {
     navigate('/login');
   };
 
-  const onClick: MenuProps['onClick'] = ({ key }) => {
-    if (key === LOGOUT_KEY) void signOut();
-    else navigate(key);
-  };
+  const items: DropdownItem[] = [
+    ...userMenuLinks(user.isAdmin).map((link) => ({ key: link.to, label: link.label, to: link.to })),
+    { key: 'logout', label: '退出登录', danger: true, separatorBefore: true, onSelect: () => void signOut() },
+  ];
 
   return (
-    <Dropdown menu={{ items: userMenuItems(user.isAdmin), onClick }} trigger={['hover', 'click']}>
-      <Button type="text" icon={<UserOutlined />} data-testid="user-menu">
-        你好，{user.nickname || user.username} <DownOutlined />
-      </Button>
-    </Dropdown>
+    <DropdownMenu
+      label={
+        <>
+          <Icon name="user" size={16} />
+          <span className="user-menu-name">你好，{user.nickname || user.username}</span>
+        </>
+      }
+      items={items}
+      menuLabel="用户菜单"
+      align="end"
+      openOnHover
+      testId="user-menu"
+    />
   );
 }

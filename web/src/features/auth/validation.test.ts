@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { postLoginPath, sessionUserFrom } from './session';
 import {
+  validateCode,
   validateConfirm,
   validateEmail,
   validateLogin,
   validatePassword,
+  validatePhone,
   validateUsername,
 } from './validation';
 
@@ -45,5 +47,15 @@ describe('after signing in', () => {
     sessionStorage.setItem('redirectAfterLogin', '/containers');
     expect(postLoginPath(null)).toBe('/containers');
     expect(postLoginPath('https://evil.example')).toBe('/market');
+  });
+});
+
+describe('codes and phones', () => {
+  it('a code is required; a phone is 1, then 3-9, then 9 digits', () => {
+    expect(validateCode(' ')).toBe('请输入验证码');
+    expect(validateCode('123456')).toBeNull();
+    expect(validatePhone('13812345678')).toBeNull();
+    expect(validatePhone('12812345678')).toBe('请输入正确的手机号');
+    expect(validatePhone('1381234567')).toBe('请输入正确的手机号');
   });
 });

@@ -10,6 +10,10 @@ export const MSG_USERNAME_CHARS = '用户名只能包含字母、数字、下划
 export const MSG_EMAIL = '请输入正确的邮箱地址';
 export const MSG_PASSWORD_SHORT = '密码至少需要6个字符';
 export const MSG_PASSWORD_MISMATCH = '两次输入的密码不一致';
+export const MSG_CODE_REQUIRED = '请输入验证码';
+/** Mainland mobile numbers (profile): 1, then 3-9, then 9 digits. */
+export const PHONE_PATTERN = /^1[3-9]\d{9}$/;
+export const MSG_PHONE = '请输入正确的手机号';
 
 export function validateLogin(username: string, password: string): string | null {
   return username.trim() && password ? null : MSG_LOGIN_REQUIRED;
@@ -32,4 +36,12 @@ export function validatePassword(value: string): string | null {
 
 export function validateConfirm(password: string, confirm: string): string | null {
   return password === confirm ? null : MSG_PASSWORD_MISMATCH;
+}
+
+export function validateCode(value: string): string | null {
+  return value.trim() ? null : MSG_CODE_REQUIRED;
+}
+
+export function validatePhone(value: string): string | null {
+  return PHONE_PATTERN.test(value.trim()) ? null : MSG_PHONE;
 }

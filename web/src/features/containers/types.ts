@@ -31,6 +31,8 @@ export interface Container {
   region?: string | null;
   node_name?: string | null;
   simulated?: boolean;
+  /** online / offline / unsafe: the node's state; an offline node's containers cannot be reached. */
+  node_status?: string;
   ssh_server: string | null;
   ssh_port: number | null;
   password: string | null;
@@ -40,4 +42,13 @@ export interface Container {
   ports?: ContainerPort[];
   mounts?: { source: string; target: string }[];
   start_error?: string | null;
+  /** Started without GPUs (无卡模式), billed at the no-GPU price. */
+  no_gpu?: boolean;
+  no_gpu_price?: number;
+  /** Mounts saved for the next start (待重启生效); null when none are pending. */
+  pending_mounts?: { source: string; target: string }[] | null;
+  gpu_indices?: number[];
 }
+
+/** The drawers and dialogs a container row opens. */
+export type ContainerPanel = 'logs' | 'metrics' | 'console' | 'ports' | 'mounts';

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   BILLING_TYPES,
+  billingOptionLabel,
   billingTypeLabel,
   computeTotalPrice,
   formatDiscount,
+  priceFormula,
   validateDuration,
 } from './billing';
 
@@ -85,5 +87,24 @@ describe('validateDuration', () => {
 
   it('refuses fractions', () => {
     expect(validateDuration(1.5, 'hourly')).toBe('时长必须为整数');
+  });
+});
+
+describe('priceFormula', () => {
+  it('writes the formula out, with period hours and the discount as 折', () => {
+    expect(priceFormula({ unitPrice: 2.5, gpuCount: 2, duration: 3, billingType: 'daily' })).toBe(
+      '¥2.50/卡/时 × 2卡 × 3天 × 24小时/天 × 9.5折 = ¥342.00',
+    );
+    expect(priceFormula({ unitPrice: 1.99, gpuCount: 1, duration: 5, billingType: 'hourly' })).toBe(
+      '¥1.99/卡/时 × 1卡 × 5小时 = ¥9.95',
+    );
+    expect(priceFormula({ unitPrice: 1, gpuCount: 1, duration: 1, billingType: 'yearly' })).toBe(
+      '¥1.00/卡/时 × 1卡 × 1年 × 8760小时/年 × 7折 = ¥6132.00',
+    );
+  });
+
+  it('labels billing options with their discount', () => {
+    expect(billingOptionLabel('hourly')).toBe('按小时计费');
+    expect(billingOptionLabel('weekly')).toBe('包周（9折）');
   });
 });

@@ -81,3 +81,33 @@ export function validateDuration(value: number | null | undefined, billingType: 
   if (value > info.maxDuration) return `${info.label}最长${info.maxDuration}${info.unit}`;
   return null;
 }
+
+const PERIOD_NAMES: Record<BillingType, string> = {
+  hourly: '时',
+  daily: '天',
+  weekly: '周',
+  monthly: '月',
+  yearly: '年',
+};
+
+/** The select label of a billing type, with its discount: '包日（9.5折）'. */
+export function billingOptionLabel(type: BillingType): string {
+  const info = billingTypeInfo(type);
+  return info.discountPercent < 100 ? `${info.label}（${formatDiscount(info.discountPercent)}）` : info.label;
+}
+
+/**
+ * The price formula written out for the summary:
+ * '¥2.50/卡/时 × 2卡 × 3天 × 24小时/天 × 9.5折 = ¥342.00'.
+ */
+export function priceFormula(input: PriceInput): string {
+  const info = billingTypeInfo(input.billingType);
+  const parts = [
+    `¥${input.unitPrice.toFixed(2)}/卡/时`,
+    `${input.gpuCount}卡`,
+    `${input.duration}${info.unit}`,
+  ];
+  if (info.periodHours > 1) parts.push(`${info.periodHours}小时/${PERIOD_NAMES[input.billingType]}`);
+  if (info.discountPercent < 100) parts.push(formatDiscount(info.discountPercent));
+  return `${parts.join(' × ')} = ¥${computeTotalPrice(input).toFixed(2)}`;
+}

@@ -28,6 +28,22 @@ export interface GpuNode {
   gpu_model?: string | null;
   gpu_total?: number | null;
   gpus?: NodeGpu[];
+  docker_version?: string;
+  nvidia_driver_version?: string;
+  container_toolkit_version?: string;
+  unsafe_reason?: string;
+  gpu_allocated?: number;
+  unknown_containers?: UnknownContainer[];
+  reconciled_at?: string | null;
+}
+
+/** A labelled container on the host the platform has no row for (reported, never removed). */
+export interface UnknownContainer {
+  container_id: string;
+  docker_id: string;
+  owner_id: string;
+  state: string;
+  image: string;
 }
 
 /** Body of POST /api/admin/nodes. */

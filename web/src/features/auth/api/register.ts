@@ -5,6 +5,7 @@ export interface RegisterInput {
   username: string;
   password: string;
   email: string;
+  email_verify_code: string;
 }
 
 export function register(input: RegisterInput): Promise<AuthAnswer> {

@@ -1,11 +1,24 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { routes } from '../../../app/router';
 import { getSession } from '../../../lib/auth';
 import { fakeServer, getButton, renderRoutes } from '../../../test/render';
+import { externalNavigation } from '../wechat-flow';
+
+// The first render of a lazily loaded route compiles it: warm the modules up outside the tests.
+beforeAll(async () => {
+  await Promise.all([
+    import('../../../app/routes/login'),
+    import('../../../app/routes/register'),
+    import('../../../app/routes/market'),
+    import('../../../app/routes/containers'),
+    import('../../../app/layouts/console-shell'),
+  ]);
+}, 60_000);
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  vi.restoreAllMocks();
 });
 
 const type = (label: string, value: string) =>
@@ -91,8 +104,9 @@ describe('register mode', () => {
     expect(requests.filter((r) => r.path === '/api/auth/register')).toHaveLength(0);
   });
 
-  it('registers, says 注册成功！ and signs in with the returned token', async () => {
+  it('registers with the e-mail code, says 注册成功！ and signs in with the returned token', async () => {
     const { requests } = fakeServer({
+      'POST /api/auth/send-email-verify-code': () => ({ body: { ok: true, expires_in: 600 } }),
       'POST /api/auth/register': () => ({
         status: 201,
         body: { token: 'new-tok', username: 'newbie', nickname: null, is_admin: false },
@@ -105,16 +119,108 @@ describe('register mode', () => {
     await screen.findByLabelText('邮箱');
     type('用户名', 'newbie');
     type('邮箱', 'newbie@example.com');
+    fireEvent.click(screen.getByTestId('send-email-code'));
+    expect(await screen.findByText('验证码已发送')).toBeTruthy();
+    type('验证码', '123456');
     type('密码', 'secret1');
     type('确认密码', 'secret1');
     fireEvent.click(getButton(document.body, '注册'));
     await waitFor(() => expect(router.state.location.pathname).toBe('/market'));
+    expect(requests.find((r) => r.path === '/api/auth/send-email-verify-code')?.body).toEqual({
+      email: 'newbie@example.com',
+    });
     expect(requests.find((r) => r.path === '/api/auth/register')?.body).toEqual({
       username: 'newbie',
       email: 'newbie@example.com',
+      email_verify_code: '123456',
       password: 'secret1',
     });
     expect(getSession().token).toBe('new-tok');
     expect(await screen.findByText('注册成功！')).toBeTruthy();
+  });
+
+  it('the send-code button waits for a valid e-mail, then counts down 600 s', async () => {
+    fakeServer({ 'POST /api/auth/send-email-verify-code': () => ({ body: { ok: true, expires_in: 600 } }) });
+    renderRoutes(routes, '/register');
+    await screen.findByLabelText('邮箱');
+    const button = () => screen.getByTestId('send-email-code') as HTMLButtonElement;
+    expect(button().disabled).toBe(true);
+    type('邮箱', 'not-an-email');
+    expect(button().disabled).toBe(true);
+    type('邮箱', 'ok@example.com');
+    await waitFor(() => expect(button().disabled).toBe(false));
+    fireEvent.click(button());
+    await waitFor(() => expect(button().textContent).toBe('600秒后重新发送'));
+    expect(button().disabled).toBe(true);
+  });
+
+  it('a refused code request shows 发送验证码失败 with the server detail and starts no countdown', async () => {
+    fakeServer({
+      'POST /api/auth/send-email-verify-code': () => ({
+        status: 429,
+        body: { detail: '验证码发送过于频繁，请42秒后再试', code: 'CODE_RESEND_TOO_SOON' },
+      }),
+    });
+    renderRoutes(routes, '/register');
+    await screen.findByLabelText('邮箱');
+    type('邮箱', 'ok@example.com');
+    await waitFor(() =>
+      expect((screen.getByTestId('send-email-code') as HTMLButtonElement).disabled).toBe(false),
+    );
+    fireEvent.click(screen.getByTestId('send-email-code'));
+    expect(await screen.findByText('发送验证码失败：验证码发送过于频繁，请42秒后再试')).toBeTruthy();
+    expect(screen.getByTestId('send-email-code').textContent).toBe('发送验证码');
+  });
+
+  it('without a code the form says 请输入验证码 and sends nothing', async () => {
+    const { requests } = fakeServer({});
+    renderRoutes(routes, '/register');
+    await screen.findByLabelText('邮箱');
+    type('用户名', 'newbie');
+    type('邮箱', 'newbie@example.com');
+    type('密码', 'secret1');
+    type('确认密码', 'secret1');
+    fireEvent.click(getButton(document.body, '注册'));
+    expect(await screen.findByText('请输入验证码')).toBeTruthy();
+    expect(requests.filter((r) => r.path === '/api/auth/register')).toHaveLength(0);
+  });
+});
+
+describe('WeChat QR login', () => {
+  it('goes to the authorize URL, keeping the state and the ?redirect= for the callback', async () => {
+    const go = vi.spyOn(externalNavigation, 'go').mockImplementation(() => {});
+    fakeServer({
+      'GET /api/auth/wechat/login': () => ({
+        body: {
+          authorize_url: 'https://open.weixin.qq.com/connect/qrconnect?state=s1',
+          state: 's1',
+          sandbox: false,
+        },
+      }),
+    });
+    renderRoutes(routes, '/login?redirect=%2Fuser%2Fprofile');
+    fireEvent.click(await screen.findByTestId('wechat-login'));
+    await waitFor(() =>
+      expect(go).toHaveBeenCalledWith('https://open.weixin.qq.com/connect/qrconnect?state=s1'),
+    );
+    expect(JSON.parse(sessionStorage.getItem('wechatOAuth') ?? '{}')).toEqual({
+      purpose: 'login',
+      state: 's1',
+    });
+    expect(sessionStorage.getItem('redirectAfterLogin')).toBe('/user/profile');
+  });
+
+  it('when the URL cannot be fetched, says 获取微信登录二维码失败', async () => {
+    fakeServer({ 'GET /api/auth/wechat/login': () => ({ status: 500, body: { detail: 'x' } }) });
+    renderRoutes(routes, '/login');
+    fireEvent.click(await screen.findByTestId('wechat-login'));
+    expect(await screen.findByText('获取微信登录二维码失败')).toBeTruthy();
+  });
+
+  it('the login screen links to the forgot-password wizard', async () => {
+    fakeServer({});
+    const { router } = renderRoutes(routes, '/login');
+    fireEvent.click(await screen.findByText('忘记密码？'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/forgot-password'));
   });
 });

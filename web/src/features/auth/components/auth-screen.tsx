@@ -1,6 +1,6 @@
 import { Alert, Button, Card, Flex, Typography } from 'antd';
 import { useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router-dom';
+import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import type { AuthAnswer } from '../api/types';
 import { postLoginPath, startSession } from '../session';
 import { LoginForm } from './login-form';
@@ -11,6 +11,7 @@ export type AuthMode = 'login' | 'register';
 /** Error codes the server may put in /login?error=. */
 const ERROR_MESSAGES: Record<string, string> = {
   code_used: '微信授权已过期，请重新扫码登录',
+  wechat_failed: '微信登录失败',
 };
 
 export function AuthScreen({ initialMode = 'login' }: { initialMode?: AuthMode }) {
@@ -19,6 +20,14 @@ export function AuthScreen({ initialMode = 'login' }: { initialMode?: AuthMode }
   const navigate = useNavigate();
   const errorCode = searchParams.get('error');
   const errorMessage = errorCode ? ERROR_MESSAGES[errorCode] : undefined;
+
+  // The spec also lists code and state on /login: a WeChat redirect landing here is finished
+  // by the callback page.
+  const code = searchParams.get('code');
+  const state = searchParams.get('state');
+  if (code && state) {
+    return <Navigate to={`/wechat-callback?${new URLSearchParams({ code, state })}`} replace />;
+  }
 
   const signedIn = (answer: AuthAnswer) => {
     startSession(answer);
@@ -40,7 +49,11 @@ export function AuthScreen({ initialMode = 'login' }: { initialMode?: AuthMode }
           <Alert type="error" showIcon message={errorMessage} style={{ marginBottom: 16 }} />
         ) : null}
         {/* Each mode is its own form, so switching unmounts the other one and clears its fields. */}
-        {mode === 'login' ? <LoginForm onSignedIn={signedIn} /> : <RegisterForm onSignedIn={signedIn} />}
+        {mode === 'login' ? (
+          <LoginForm onSignedIn={signedIn} redirect={searchParams.get('redirect')} />
+        ) : (
+          <RegisterForm onSignedIn={signedIn} />
+        )}
         <Flex justify="center">
           <Button type="link" onClick={() => setMode(mode === 'login' ? 'register' : 'login')}>
             {mode === 'login' ? '没有账号？立即注册' : '已有账号？去登录'}

@@ -1,12 +1,21 @@
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { useMutation } from '@tanstack/react-query';
-import { App, Button, Form, Input } from 'antd';
+import { App, Button, Divider, Flex, Form, Input, Typography } from 'antd';
+import { Link } from 'react-router-dom';
 import { withDetail } from '../../../lib/api-client';
 import { type LoginInput, login } from '../api/login';
 import type { AuthAnswer } from '../api/types';
 import { validateLogin } from '../validation';
+import { WechatLoginButton } from './wechat-login-button';
 
-export function LoginForm({ onSignedIn }: { onSignedIn: (answer: AuthAnswer) => void }) {
+export function LoginForm({
+  onSignedIn,
+  redirect,
+}: {
+  onSignedIn: (answer: AuthAnswer) => void;
+  /** The ?redirect= of the login page, kept across the WeChat round trip. */
+  redirect: string | null;
+}) {
   const { message } = App.useApp();
   const [form] = Form.useForm<LoginInput>();
   const mutation = useMutation({
@@ -39,11 +48,18 @@ export function LoginForm({ onSignedIn }: { onSignedIn: (answer: AuthAnswer) => 
       <Form.Item label="密码" name="password">
         <Input.Password prefix={<LockOutlined />} placeholder="请输入密码" autoComplete="current-password" />
       </Form.Item>
+      <Flex justify="flex-end" style={{ marginTop: -16, marginBottom: 16 }}>
+        <Link to="/forgot-password">忘记密码？</Link>
+      </Flex>
       <Form.Item>
         <Button type="primary" htmlType="submit" block loading={mutation.isPending}>
           登录
         </Button>
       </Form.Item>
+      <Divider plain>
+        <Typography.Text type="secondary">其他登录方式</Typography.Text>
+      </Divider>
+      <WechatLoginButton redirect={redirect} />
     </Form>
   );
 }

@@ -1,14 +1,24 @@
 import { useMutation } from '@tanstack/react-query';
-import { App, Button, Form, Input } from 'antd';
+import { App, Button, Flex, Form, Input } from 'antd';
+import { SendCodeButton } from '../../../components/send-code-button';
 import { withDetail } from '../../../lib/api-client';
 import { ruleFrom } from '../../../lib/form-rules';
+import { useCountdown } from '../../../lib/use-countdown';
 import { register } from '../api/register';
+import { EMAIL_CODE_COUNTDOWN_S, sendEmailVerifyCode } from '../api/send-email-code';
 import type { AuthAnswer } from '../api/types';
-import { validateConfirm, validateEmail, validatePassword, validateUsername } from '../validation';
+import {
+  validateCode,
+  validateConfirm,
+  validateEmail,
+  validatePassword,
+  validateUsername,
+} from '../validation';
 
 interface RegisterValues {
   username: string;
   email: string;
+  email_verify_code: string;
   password: string;
   confirm: string;
 }
@@ -16,6 +26,21 @@ interface RegisterValues {
 export function RegisterForm({ onSignedIn }: { onSignedIn: (answer: AuthAnswer) => void }) {
   const { message } = App.useApp();
   const [form] = Form.useForm<RegisterValues>();
+  const email = Form.useWatch('email', form) ?? '';
+  const countdown = useCountdown();
+  const emailValid = validateEmail(email) === null;
+
+  const sendCode = useMutation({
+    mutationFn: sendEmailVerifyCode,
+    onSuccess: () => {
+      message.success('验证码已发送');
+      countdown.start(EMAIL_CODE_COUNTDOWN_S);
+    },
+    onError: (error) => {
+      message.error(withDetail('发送验证码失败', error));
+    },
+  });
+
   const mutation = useMutation({
     mutationFn: register,
     onSuccess: (answer) => {
@@ -37,6 +62,7 @@ export function RegisterForm({ onSignedIn }: { onSignedIn: (answer: AuthAnswer) 
         mutation.mutate({
           username: values.username.trim(),
           email: values.email.trim(),
+          email_verify_code: values.email_verify_code.trim(),
           password: values.password,
         })
       }
@@ -46,6 +72,24 @@ export function RegisterForm({ onSignedIn }: { onSignedIn: (answer: AuthAnswer) 
       </Form.Item>
       <Form.Item label="邮箱" name="email" rules={[ruleFrom((v?: string) => validateEmail(v ?? ''))]}>
         <Input placeholder="name@example.com" autoComplete="email" />
+      </Form.Item>
+      <Form.Item label="验证码" required={false}>
+        <Flex gap={8}>
+          <Form.Item
+            name="email_verify_code"
+            noStyle
+            rules={[ruleFrom((v?: string) => validateCode(v ?? ''))]}
+          >
+            <Input placeholder="邮箱验证码" autoComplete="one-time-code" aria-label="验证码" maxLength={6} />
+          </Form.Item>
+          <SendCodeButton
+            remaining={countdown.remaining}
+            disabled={!emailValid}
+            loading={sendCode.isPending}
+            onClick={() => sendCode.mutate(email.trim())}
+            testId="send-email-code"
+          />
+        </Flex>
       </Form.Item>
       <Form.Item label="密码" name="password" rules={[ruleFrom((v?: string) => validatePassword(v ?? ''))]}>
         <Input.Password placeholder="至少6个字符" autoComplete="new-password" />

@@ -1,12 +1,19 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import type { MountRow } from '../container-config';
 import type { Container } from '../types';
 import { containerKeys } from './query-keys';
 
 const containerPath = (id: string) => `/api/containers/${encodeURIComponent(id)}`;
 
-export function startContainer(id: string) {
-  return api.post<Container>(`${containerPath(id)}/start`);
+export interface StartRequest {
+  id: string;
+  /** 无卡模式: start without GPUs when too few are free. */
+  noGpu?: boolean;
+}
+
+export function startContainer({ id, noGpu }: StartRequest) {
+  return api.post<Container>(`${containerPath(id)}/start`, noGpu ? { no_gpu: true } : {});
 }
 
 export function stopContainer(id: string) {
@@ -17,7 +24,19 @@ export function deleteContainer(id: string) {
   return api.delete<{ ok: boolean }>(containerPath(id));
 }
 
-function useContainerCommand(command: (id: string) => Promise<unknown>) {
+export function resetContainerPassword(id: string) {
+  return api.post<{ password: string }>(`${containerPath(id)}/reset-password`, {});
+}
+
+export function updateContainerPorts({ id, ports }: { id: string; ports: number[] }) {
+  return api.post<Container>(`${containerPath(id)}/ports`, { ports });
+}
+
+export function updateContainerMounts({ id, mounts }: { id: string; mounts: MountRow[] }) {
+  return api.post<Container>(`${containerPath(id)}/mounts`, { mounts });
+}
+
+function useContainerCommand<TInput, TResult>(command: (input: TInput) => Promise<TResult>) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: command,
@@ -28,3 +47,6 @@ function useContainerCommand(command: (id: string) => Promise<unknown>) {
 export const useStartContainer = () => useContainerCommand(startContainer);
 export const useStopContainer = () => useContainerCommand(stopContainer);
 export const useDeleteContainer = () => useContainerCommand(deleteContainer);
+export const useResetContainerPassword = () => useContainerCommand(resetContainerPassword);
+export const useUpdateContainerPorts = () => useContainerCommand(updateContainerPorts);
+export const useUpdateContainerMounts = () => useContainerCommand(updateContainerMounts);

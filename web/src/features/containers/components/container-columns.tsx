@@ -1,16 +1,16 @@
 import { createColumnHelper } from '@tanstack/react-table';
-import { Space, Tag, Typography } from 'antd';
+import { Space, Tag, Tooltip, Typography } from 'antd';
 import { formatDateTime } from '../../../lib/format';
 import { billingTypeLabel } from '../../market/billing';
 import { jupyterUrl, releaseNote, sshAddress } from '../connection';
-import type { Container } from '../types';
+import type { Container, ContainerPanel } from '../types';
 import { ContainerActions } from './container-actions';
 import { ContainerStatusTag } from './container-status-tag';
 import { PasswordCell } from './password-cell';
 
 const column = createColumnHelper<Container>();
 
-export function containerColumns(onShowLogs: (container: Container) => void) {
+export function containerColumns(onOpenPanel: (container: Container, panel: ContainerPanel) => void) {
   return [
     column.accessor('name', {
       header: '名称',
@@ -20,7 +20,18 @@ export function containerColumns(onShowLogs: (container: Container) => void) {
     }),
     column.accessor('status', {
       header: '状态',
-      cell: (info) => <ContainerStatusTag status={info.getValue()} />,
+      cell: (info) => (
+        <Space size={4}>
+          <ContainerStatusTag status={info.getValue()} />
+          {info.row.original.node_status === 'offline' ? <Tag color="error">节点离线</Tag> : null}
+          {info.row.original.no_gpu ? <Tag color="orange">无卡模式</Tag> : null}
+          {info.row.original.pending_mounts ? (
+            <Tooltip title="挂载点已修改，下次启动后生效">
+              <Tag color="gold">待重启生效</Tag>
+            </Tooltip>
+          ) : null}
+        </Space>
+      ),
     }),
     column.accessor('image_name', { header: '镜像', cell: (info) => info.getValue() || '-' }),
     column.display({
@@ -68,6 +79,23 @@ export function containerColumns(onShowLogs: (container: Container) => void) {
       },
     }),
     column.display({
+      id: 'custom-ports',
+      header: '自定义端口',
+      cell: ({ row }) => {
+        const ports = row.original.custom_ports ?? [];
+        if (ports.length === 0) return '-';
+        return (
+          <Space size={[4, 4]} wrap data-testid={`custom-ports-${row.original.container_id}`}>
+            {ports.map((port) => (
+              <Tag key={port} className="mono">
+                {port}
+              </Tag>
+            ))}
+          </Space>
+        );
+      },
+    }),
+    column.display({
       id: 'release',
       header: '释放/到期',
       cell: ({ row }) => (
@@ -78,7 +106,7 @@ export function containerColumns(onShowLogs: (container: Container) => void) {
       id: 'actions',
       header: '操作',
       meta: { sticky: 'right' },
-      cell: ({ row }) => <ContainerActions container={row.original} onShowLogs={onShowLogs} />,
+      cell: ({ row }) => <ContainerActions container={row.original} onOpenPanel={onOpenPanel} />,
     }),
   ];
 }

@@ -1,17 +1,17 @@
 import { getCoreRowModel, getPaginationRowModel, useReactTable } from '@tanstack/react-table';
 import { useMemo } from 'react';
 import { DataTable } from '../../../components/data-table';
-import type { Container } from '../types';
+import type { Container, ContainerPanel } from '../types';
 import { containerColumns } from './container-columns';
 
 export interface ContainerTableProps {
   containers: Container[];
   loading: boolean;
-  onShowLogs: (container: Container) => void;
+  onOpenPanel: (container: Container, panel: ContainerPanel) => void;
 }
 
-export function ContainerTable({ containers, loading, onShowLogs }: ContainerTableProps) {
-  const columns = useMemo(() => containerColumns(onShowLogs), [onShowLogs]);
+export function ContainerTable({ containers, loading, onOpenPanel }: ContainerTableProps) {
+  const columns = useMemo(() => containerColumns(onOpenPanel), [onOpenPanel]);
   const table = useReactTable({
     data: containers,
     columns,

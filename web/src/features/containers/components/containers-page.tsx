@@ -5,14 +5,25 @@ import { LinkButton } from '../../../components/link-button';
 import { PageHeader } from '../../../components/page-header';
 import { errorDetail } from '../../../lib/api-client';
 import { useContainers } from '../api/get-containers';
-import type { Container } from '../types';
+import type { Container, ContainerPanel } from '../types';
+import { ConsoleDrawer } from './console-drawer';
 import { ContainerTable } from './container-table';
+import { EditMountsDialog } from './edit-mounts-dialog';
+import { EditPortsDialog } from './edit-ports-dialog';
 import { LogViewer } from './log-viewer';
+import { MetricsDrawer } from './metrics-drawer';
 
 export function ContainersPage() {
   const containers = useContainers();
-  const [logContainer, setLogContainer] = useState<Container | null>(null);
-  const showLogs = useCallback((container: Container) => setLogContainer(container), []);
+  const [open, setOpen] = useState<{ container: Container; panel: ContainerPanel } | null>(null);
+  const openPanel = useCallback(
+    (container: Container, panel: ContainerPanel) => setOpen({ container, panel }),
+    [],
+  );
+  const close = () => setOpen(null);
+  const shown = (panel: ContainerPanel) => (open?.panel === panel ? open.container : null);
+  const portsOf = shown('ports');
+  const mountsOf = shown('mounts');
 
   return (
     <div>
@@ -45,9 +56,15 @@ export function ContainersPage() {
       <ContainerTable
         containers={containers.data?.items ?? []}
         loading={containers.isPending}
-        onShowLogs={showLogs}
+        onOpenPanel={openPanel}
       />
-      <LogViewer container={logContainer} onClose={() => setLogContainer(null)} />
+      <LogViewer container={shown('logs')} onClose={close} />
+      <MetricsDrawer container={shown('metrics')} onClose={close} />
+      <ConsoleDrawer container={shown('console')} onClose={close} />
+      {portsOf ? <EditPortsDialog key={portsOf.container_id} container={portsOf} onClose={close} /> : null}
+      {mountsOf ? (
+        <EditMountsDialog key={mountsOf.container_id} container={mountsOf} onClose={close} />
+      ) : null}
     </div>
   );
 }

@@ -4,7 +4,21 @@ import { errorDetail } from '../../../lib/api-client';
 import { useFrameworks, useFrameworkVersions } from '../api/get-frameworks';
 import { findPreset, versionsForServer } from '../framework-versions';
 import type { PurchaseFormValues, PurchasePreset } from '../purchase';
-import type { EntityId } from '../types';
+import type { EntityId, FrameworkVersion } from '../types';
+
+/** What the chosen version brings: its ports (Windows' custom list included) and default mounts. */
+function VersionSummary({ version }: { version: FrameworkVersion }) {
+  const ports = Object.entries(version.ports ?? {})
+    .map(([name, port]) => (name === 'custom' ? String(port) : `${name}:${String(port)}`))
+    .join('，');
+  const mounts = (version.mounts ?? []).map((m) => `${m.source} → ${m.target}`).join('，');
+  return (
+    <Typography.Text type="secondary" data-testid="version-summary">
+      端口：{ports || '无'}
+      {mounts ? `；默认挂载：${mounts}` : ''}
+    </Typography.Text>
+  );
+}
 
 export interface FrameworkFieldsProps {
   form: FormInstance<PurchaseFormValues>;
@@ -18,6 +32,8 @@ export function FrameworkFields({ form, windowsServer, preset }: FrameworkFields
   const frameworks = useFrameworks();
   const versions = useFrameworkVersions(frameworkId);
   const offered = versionsForServer(versions.data ?? [], windowsServer);
+  const versionId = Form.useWatch('frameworkVersion', form);
+  const chosen = offered.find((v) => v.id === versionId);
   const presetApplied = useRef({ framework: false, version: false });
 
   // A link from the app market (/market?framework=&version=) preselects its choice once.
@@ -69,6 +85,8 @@ export function FrameworkFields({ form, windowsServer, preset }: FrameworkFields
             <Typography.Text type="secondary">
               该框架暂无适用于{windowsServer ? ' Windows ' : ' Ubuntu '}服务器的版本
             </Typography.Text>
+          ) : chosen ? (
+            <VersionSummary version={chosen} />
           ) : undefined
         }
       >

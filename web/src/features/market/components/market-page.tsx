@@ -1,13 +1,15 @@
 import { Alert } from 'antd';
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { PageHeader } from '../../../components/page-header';
 import { errorDetail } from '../../../lib/api-client';
+import { marketQueryFor, takePendingDeploy } from '../../apps/pending-deploy';
 import { useCloudProducts } from '../api/get-cloud-products';
 import { DEFAULT_MARKET_FILTERS, type MarketFilters as Filters } from '../filters';
 import { presetFromSearch } from '../purchase';
 import type { CloudProduct } from '../types';
 import { MarketFilters } from './market-filters';
+import { PresetNotice } from './preset-notice';
 import { ProductTable } from './product-table';
 import { PurchaseDialog } from './purchase-dialog';
 
@@ -15,16 +17,30 @@ export function MarketPage() {
   const [filters, setFilters] = useState<Filters>(DEFAULT_MARKET_FILTERS);
   const [buying, setBuying] = useState<CloudProduct | null>(null);
   const [opening, setOpening] = useState(0);
-  const [searchParams] = useSearchParams();
+  const [searchParams, setSearchParams] = useSearchParams();
   const products = useCloudProducts(filters);
+  const preset = presetFromSearch(searchParams);
   const onBuy = useCallback((product: CloudProduct) => {
     setBuying(product);
     setOpening((count) => count + 1);
   }, []);
 
+  // 立即部署 while signed out left its choice in localStorage: adopt it once, then forget it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once, when the market opens
+  useEffect(() => {
+    const pending = takePendingDeploy();
+    if (pending && !searchParams.get('framework')) {
+      setSearchParams(marketQueryFor(pending), { replace: true });
+    }
+  }, []);
+
   return (
     <div>
       <PageHeader title="轻量实例" />
+      <PresetNotice
+        preset={preset}
+        onClear={() => setSearchParams(new URLSearchParams(), { replace: true })}
+      />
       <MarketFilters value={filters} onChange={setFilters} />
       {products.isError ? (
         <Alert
@@ -41,7 +57,7 @@ export function MarketPage() {
           key={opening}
           product={buying}
           billingType={filters.billingType}
-          preset={presetFromSearch(searchParams)}
+          preset={preset}
           onClose={() => setBuying(null)}
         />
       ) : null}

@@ -7,7 +7,13 @@ import { formatYuan } from '../../../lib/format';
 import { randomId } from '../../../lib/uuid';
 import { useFrameworkVersions } from '../api/get-frameworks';
 import { usePurchaseCloudProduct } from '../api/purchase-cloud-product';
-import { BILLING_TYPES, type BillingType, billingTypeInfo, validateDuration } from '../billing';
+import {
+  BILLING_TYPES,
+  type BillingType,
+  billingOptionLabel,
+  billingTypeInfo,
+  validateDuration,
+} from '../billing';
 import { frameworkPortNumbers } from '../framework-versions';
 import { validateMounts } from '../mounts';
 import { availableGpus, isWindowsServer } from '../products';
@@ -128,7 +134,9 @@ export function PurchaseDialog({ product, billingType, preset, onClose }: Purcha
           name="billingType"
           rules={[{ required: true, message: '请选择计费方式' }]}
         >
-          <Select options={BILLING_TYPES.map((t) => ({ value: t.value, label: t.label }))} />
+          <Select
+            options={BILLING_TYPES.map((t) => ({ value: t.value, label: billingOptionLabel(t.value) }))}
+          />
         </Form.Item>
         <Form.Item
           label="使用时长"

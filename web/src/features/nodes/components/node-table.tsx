@@ -38,63 +38,83 @@ function DeleteNodeButton({ node }: { node: GpuNode }) {
   );
 }
 
-const columns = [
-  column.accessor('name', {
-    header: '名称',
-    cell: (info) => <Typography.Text strong>{info.getValue()}</Typography.Text>,
-  }),
-  column.accessor('address', {
-    header: '地址',
-    cell: ({ row }) => (
-      <Space direction="vertical" size={0}>
-        <Typography.Text className="mono">{row.original.address}</Typography.Text>
-        {row.original.public_host ? (
-          <Typography.Text type="secondary">公网 {row.original.public_host}</Typography.Text>
-        ) : null}
-      </Space>
-    ),
-  }),
-  column.accessor('region', { header: '地区' }),
-  column.accessor('status', {
-    header: '状态',
-    cell: (info) => {
-      const display = nodeStatusDisplay(info.getValue());
-      return <Tag color={display.color}>{display.label}</Tag>;
-    },
-  }),
-  column.display({
-    id: 'gpu',
-    header: 'GPU',
-    cell: ({ row }) => (
-      <Space size={4}>
-        <span>{gpuSummary(row.original)}</span>
-        {row.original.simulated ? <Tag color="purple">模拟 GPU</Tag> : null}
-      </Space>
-    ),
-  }),
-  column.display({
-    id: 'docker',
-    header: 'Docker',
-    cell: ({ row }) =>
-      row.original.docker_available ? (
-        <Tag color="success">可用</Tag>
-      ) : (
-        <Typography.Text type="danger">{row.original.docker_error || '不可用'}</Typography.Text>
+function columnsFor(onShowDetail: (node: GpuNode) => void) {
+  return [
+    column.accessor('name', {
+      header: '名称',
+      cell: (info) => <Typography.Text strong>{info.getValue()}</Typography.Text>,
+    }),
+    column.accessor('address', {
+      header: '地址',
+      cell: ({ row }) => (
+        <Space direction="vertical" size={0}>
+          <Typography.Text className="mono">{row.original.address}</Typography.Text>
+          {row.original.public_host ? (
+            <Typography.Text type="secondary">公网 {row.original.public_host}</Typography.Text>
+          ) : null}
+        </Space>
       ),
-  }),
-  column.accessor('last_heartbeat_at', {
-    header: '最近心跳',
-    cell: (info) => formatDateTime(info.getValue()),
-  }),
-  column.display({
-    id: 'actions',
-    header: '操作',
-    cell: ({ row }) => <DeleteNodeButton node={row.original} />,
-  }),
-];
+    }),
+    column.accessor('region', { header: '地区' }),
+    column.accessor('status', {
+      header: '状态',
+      cell: (info) => {
+        const display = nodeStatusDisplay(info.getValue());
+        return <Tag color={display.color}>{display.label}</Tag>;
+      },
+    }),
+    column.display({
+      id: 'gpu',
+      header: 'GPU',
+      cell: ({ row }) => (
+        <Space size={4}>
+          <span>{gpuSummary(row.original)}</span>
+          {row.original.simulated ? <Tag color="purple">模拟 GPU</Tag> : null}
+        </Space>
+      ),
+    }),
+    column.display({
+      id: 'docker',
+      header: 'Docker',
+      cell: ({ row }) =>
+        row.original.docker_available ? (
+          <Tag color="success">可用</Tag>
+        ) : (
+          <Typography.Text type="danger">{row.original.docker_error || '不可用'}</Typography.Text>
+        ),
+    }),
+    column.accessor('last_heartbeat_at', {
+      header: '最近心跳',
+      cell: (info) => formatDateTime(info.getValue()),
+    }),
+    column.display({
+      id: 'actions',
+      header: '操作',
+      cell: ({ row }) => (
+        <Space size={0}>
+          <Button type="link" size="small" onClick={() => onShowDetail(row.original)}>
+            详情
+          </Button>
+          <DeleteNodeButton node={row.original} />
+        </Space>
+      ),
+    }),
+  ];
+}
 
-export function NodeTable({ nodes, total, loading }: { nodes: GpuNode[]; total: number; loading: boolean }) {
+export function NodeTable({
+  nodes,
+  total,
+  loading,
+  onShowDetail,
+}: {
+  nodes: GpuNode[];
+  total: number;
+  loading: boolean;
+  onShowDetail: (node: GpuNode) => void;
+}) {
   const data = useMemo(() => nodes, [nodes]);
+  const columns = useMemo(() => columnsFor(onShowDetail), [onShowDetail]);
   const table = useReactTable({
     data,
     columns,

@@ -5,11 +5,13 @@ import { PageHeader } from '../../../components/page-header';
 import { errorDetail } from '../../../lib/api-client';
 import { useNodes } from '../api/get-nodes';
 import { AddNodeDialog } from './add-node-dialog';
+import { NodeDetailDrawer } from './node-detail-drawer';
 import { NodeTable } from './node-table';
 
 export function NodesPage() {
   const nodes = useNodes();
   const [adding, setAdding] = useState(false);
+  const [detailOf, setDetailOf] = useState<number | string | undefined>(undefined);
   return (
     <div>
       <PageHeader
@@ -34,7 +36,13 @@ export function NodesPage() {
           style={{ marginBottom: 16 }}
         />
       ) : null}
-      <NodeTable nodes={nodes.data?.items ?? []} total={nodes.data?.total ?? 0} loading={nodes.isPending} />
+      <NodeTable
+        nodes={nodes.data?.items ?? []}
+        total={nodes.data?.total ?? 0}
+        loading={nodes.isPending}
+        onShowDetail={(node) => setDetailOf(node.id)}
+      />
+      <NodeDetailDrawer nodeId={detailOf} onClose={() => setDetailOf(undefined)} />
       <AddNodeDialog open={adding} onClose={() => setAdding(false)} />
     </div>
   );

@@ -1,0 +1,40 @@
+import Router from '@koa/router';
+import { z } from 'zod';
+import { type AppState, currentUser, requireUser } from '../../framework/auth.js';
+import { idParam, parse } from '../../framework/validate.js';
+import type { ApiKeysService } from './service.js';
+
+const createSchema = z.object({
+  name: z
+    .string({ required_error: '请输入密钥名称', invalid_type_error: '请输入密钥名称' })
+    .trim()
+    .min(1, '请输入密钥名称')
+    .max(64, '密钥名称不能超过64个字符'),
+});
+
+/** /api/api-keys (the spec's /api-keys/): list, create, reveal, delete the caller's keys. */
+export function apiKeyRoutes(apiKeys: ApiKeysService): Router<AppState> {
+  const router = new Router<AppState>({ prefix: '/api/api-keys' });
+  router.use(requireUser);
+
+  router.get('/', async (ctx) => {
+    ctx.body = await apiKeys.list(currentUser(ctx));
+  });
+
+  router.post('/', async (ctx) => {
+    const body = parse(createSchema, ctx.request.body);
+    ctx.status = 201;
+    ctx.body = await apiKeys.create(currentUser(ctx), body.name);
+  });
+
+  router.get('/:id/reveal', async (ctx) => {
+    ctx.body = await apiKeys.reveal(currentUser(ctx), idParam(ctx.params.id));
+  });
+
+  router.delete('/:id', async (ctx) => {
+    await apiKeys.remove(currentUser(ctx), idParam(ctx.params.id));
+    ctx.body = { ok: true };
+  });
+
+  return router;
+}

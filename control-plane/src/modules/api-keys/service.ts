@@ -1,0 +1,96 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { AuthUser } from '../../framework/auth.js';
+import { badRequest, notFound } from '../../framework/errors.js';
+import type { SecretBox } from '../../framework/secret-box.js';
+import type { UsersService } from '../users/service.js';
+import type { ApiKeyRow, ApiKeysRepository } from './repository.js';
+
+export const MAX_API_KEYS = 5;
+/** The server's detail for the limit; the console shows 您已达到最大 API 密钥数量限制 (5个). */
+export const MSG_API_KEY_LIMIT = 'Maximum number of API keys reached';
+const KEY_PREFIX = 'gpuc_';
+
+export interface ApiKeyView {
+  id: number;
+  name: string;
+  /** Masked: first 6 and last 4 characters. */
+  key: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+export interface CreatedApiKey extends ApiKeyView {
+  /** The full key: shown once, at creation. */
+  key: string;
+}
+
+const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');
+
+export function maskKey(key: string): string {
+  return `${key.slice(0, 6)}${'*'.repeat(8)}${key.slice(-4)}`;
+}
+
+function view(row: ApiKeyRow): ApiKeyView {
+  return {
+    id: row.id,
+    name: row.name,
+    key: row.key_masked,
+    created_at: row.created_at.toISOString(),
+    last_used_at: row.last_used_at ? row.last_used_at.toISOString() : null,
+  };
+}
+
+/**
+ * API keys for X-API-Key on /api/mcp/*. A key is 240 random bits, so a plain SHA-256 is enough to
+ * look it up; the AES-GCM copy (SECRET_KEY outside the database) serves the console's reveal.
+ */
+export class ApiKeysService {
+  constructor(
+    private readonly repo: ApiKeysRepository,
+    private readonly users: UsersService,
+    private readonly secrets: SecretBox,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async list(user: AuthUser): Promise<{ items: ApiKeyView[]; total: number }> {
+    const rows = await this.repo.listForUser(user.id);
+    return { items: rows.map(view), total: rows.length };
+  }
+
+  async create(user: AuthUser, name: string): Promise<CreatedApiKey> {
+    const key = `${KEY_PREFIX}${randomBytes(30).toString('base64url')}`;
+    const row = await this.repo.insertBelowLimit(
+      {
+        user_id: user.id,
+        name,
+        key_hash: hashKey(key),
+        key_encrypted: this.secrets.seal(key),
+        key_masked: maskKey(key),
+      },
+      MAX_API_KEYS,
+    );
+    if (!row) throw badRequest(MSG_API_KEY_LIMIT, 'API_KEY_LIMIT');
+    return { ...view(row), key };
+  }
+
+  async reveal(user: AuthUser, id: number): Promise<{ id: number; key: string }> {
+    const row = await this.repo.findForUser(user.id, id);
+    if (!row) throw notFound('API 密钥不存在', 'API_KEY_NOT_FOUND');
+    return { id: row.id, key: this.secrets.open(row.key_encrypted) };
+  }
+
+  async remove(user: AuthUser, id: number): Promise<void> {
+    if (!(await this.repo.deleteForUser(user.id, id))) throw notFound('API 密钥不存在', 'API_KEY_NOT_FOUND');
+  }
+
+  /** The owner of a key, or undefined for an unknown key or a disabled owner. */
+  async authenticate(key: string): Promise<AuthUser | undefined> {
+    if (!key.startsWith(KEY_PREFIX) || key.length > 128) return undefined;
+    const row = await this.repo.findByHash(hashKey(key));
+    if (!row) return undefined;
+    const user = await this.users.findById(row.user_id);
+    if (!user || user.disabled) return undefined;
+    await this.repo.touch(row.id, this.now());
+    return { id: user.id, username: user.username, nickname: user.nickname, isAdmin: user.is_admin };
+  }
+}

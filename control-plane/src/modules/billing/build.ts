@@ -1,0 +1,97 @@
+import { hostname } from 'node:os';
+import type Router from '@koa/router';
+import type { Knex } from 'knex';
+import type { BillingSettings } from '../../billing-settings.js';
+import type { AppState } from '../../framework/auth.js';
+import { AccountService } from './account.js';
+import { billingAdminRoutes } from './admin-routes.js';
+import { ContainerBillingHooks } from './container-billing.js';
+import { CouponsService } from './coupons.js';
+import { InvoicesService } from './invoices.js';
+import { BillingJobs, type ContainerActions } from './jobs.js';
+import { Ledger } from './ledger.js';
+import { Metering } from './metering.js';
+import { Notices, type Notifier } from './notices.js';
+import { OrdersService } from './orders.js';
+import { OrdersRepository } from './orders-repository.js';
+import { PaymentsService } from './payments.js';
+import { PaymentsRepository } from './payments-repository.js';
+import { RecordsRepository } from './records.js';
+import { RenewalsService } from './renewals.js';
+import { billingRoutes, commerceRoutes, paymentCallbackRoutes } from './routes.js';
+import { SandboxPayProvider } from './sandbox-pay.js';
+import { type PayProvider, WechatPayV3 } from './wechat-pay.js';
+
+export const DEFAULT_NEW_USER_CREDIT_FEN = 2000;
+export const DEFAULT_METERING_INTERVAL_MS = 60_000;
+
+export interface BillingDeps {
+  settings: BillingSettings & { publicUrl?: string | undefined; databaseUrl: string };
+  knex: Knex;
+  notifier: Notifier;
+  /** The containers module acting as the system (stops at zero balance or expiry, releases). */
+  containers: () => ContainerActions;
+  log: (message: string, err?: unknown) => void;
+}
+
+/** Money: one part of the object graph (ledger, payments, orders, metering, invoices, coupons, jobs). */
+export function buildBilling(d: BillingDeps) {
+  const { knex, settings, log } = d;
+  const ledger = new Ledger(knex);
+  const coupons = new CouponsService(knex, ledger);
+  const ordersRepo = new OrdersRepository(knex);
+  const orders = new OrdersService(ordersRepo, ledger, coupons);
+  const paymentsRepo = new PaymentsRepository(knex);
+  const wechatPay = settings.wechatPay ? new WechatPayV3(settings.wechatPay) : undefined;
+  const provider: PayProvider | undefined =
+    wechatPay ??
+    (settings.paymentsSandbox === false
+      ? undefined
+      : new SandboxPayProvider(paymentsRepo, settings.publicUrl));
+  const payments = new PaymentsService({ repo: paymentsRepo, ledger, coupons, orders, provider, log });
+  const records = new RecordsRepository(knex);
+  const metering = new Metering(ledger, ordersRepo);
+  const notices = new Notices(knex, d.notifier, log);
+  const account = new AccountService({
+    ledger,
+    records,
+    coupons,
+    newUserCreditFen: settings.newUserCreditFen ?? DEFAULT_NEW_USER_CREDIT_FEN,
+  });
+  const jobs =
+    settings.billingJobs === false
+      ? undefined
+      : new BillingJobs({
+          knex,
+          databaseUrl: settings.databaseUrl,
+          metering,
+          notices,
+          payments,
+          containers: d.containers,
+          intervalMs: settings.meteringIntervalMs ?? DEFAULT_METERING_INTERVAL_MS,
+          replica: `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`,
+          log,
+        });
+  return {
+    ledger,
+    account,
+    coupons,
+    orders,
+    payments,
+    wechatPay,
+    records,
+    metering,
+    notices,
+    renewals: new RenewalsService({ ledger, orders, payments }),
+    invoices: new InvoicesService(knex, ordersRepo),
+    containerHooks: new ContainerBillingHooks({ ledger, orders, ordersRepo, metering }),
+    jobs,
+    log,
+  };
+}
+
+export type Billing = ReturnType<typeof buildBilling>;
+
+export function billingRouters(b: Billing): Router<AppState>[] {
+  return [paymentCallbackRoutes(b), billingRoutes(b), commerceRoutes(b), billingAdminRoutes(b)];
+}

@@ -1,0 +1,85 @@
+import { badRequest, conflict, notFound } from '../../framework/errors.js';
+import type { Ledger } from './ledger.js';
+import { yuan } from './numbers.js';
+import type { OrdersService, RenewableContainer } from './orders.js';
+import type { CreatedPayment, PaymentsService } from './payments.js';
+
+export type PayMethod = 'balance' | 'wechat';
+
+export interface PayAnswer {
+  order_id: number;
+  status: 'paid' | 'pending';
+  amount: number;
+  /** With WeChat: the QR to pay the order. */
+  payment?: CreatedPayment;
+}
+
+/** 续费 of prepaid containers and 立即支付 of pending orders: from the balance or by WeChat Pay. */
+export class RenewalsService {
+  constructor(private readonly d: { ledger: Ledger; orders: OrdersService; payments: PaymentsService }) {}
+
+  private async container(userId: number, containerId: string): Promise<RenewableContainer> {
+    const c = await this.d.ledger
+      .knex('containers')
+      .join('nodes', 'nodes.id', 'containers.node_id')
+      .leftJoin('cloud_products', 'cloud_products.id', 'containers.cloud_product_id')
+      .where('containers.id', containerId)
+      .first(
+        'containers.id',
+        'containers.user_id',
+        'containers.billing_type',
+        'containers.price_fen',
+        'containers.gpu_count',
+        'containers.gpu_type',
+        'containers.status',
+        'containers.expires_at',
+        'nodes.region',
+        'nodes.name as node_name',
+        this.d.ledger.knex.raw('coalesce(cloud_products.name, containers.name) as product_name'),
+      );
+    if (!c || c.user_id !== userId || c.status === 'deleted') throw notFound('容器不存在');
+    return c as RenewableContainer;
+  }
+
+  async renew(
+    userId: number,
+    containerId: string,
+    p: { duration: number; method: PayMethod },
+  ): Promise<PayAnswer> {
+    const c = await this.container(userId, containerId);
+    if (c.billing_type === 'hourly') throw badRequest('按小时计费的实例无需续费', 'RENEW_HOURLY');
+    if (p.method === 'balance') {
+      const result = await this.d.ledger.transaction(async (trx) => {
+        const order = await this.d.orders.createRenewal(trx, c, p.duration);
+        await this.d.orders.payFromBalance(trx, order.orderId);
+        return order;
+      });
+      return { order_id: result.orderId, status: 'paid', amount: yuan(result.amountFen) };
+    }
+    const order = await this.d.ledger.transaction((trx) => this.d.orders.createRenewal(trx, c, p.duration));
+    const payment = await this.d.payments.create({
+      userId,
+      amountFen: order.amountFen,
+      description: `续费订单 ${order.orderNo}`,
+      orderId: order.orderId,
+    });
+    return { order_id: order.orderId, status: 'pending', amount: yuan(order.amountFen), payment };
+  }
+
+  /** 立即支付 of a pending order. */
+  async pay(userId: number, orderId: number, method: PayMethod): Promise<PayAnswer> {
+    const order = await this.d.orders.requireOwn(userId, orderId);
+    if (order.status !== 'pending') throw conflict('订单不是待付款状态', 'ORDER_NOT_PENDING');
+    if (method === 'balance') {
+      await this.d.ledger.transaction((trx) => this.d.orders.payFromBalance(trx, orderId));
+      return { order_id: orderId, status: 'paid', amount: yuan(order.amount_fen) };
+    }
+    const payment = await this.d.payments.create({
+      userId,
+      amountFen: order.amount_fen,
+      description: `订单 ${order.order_no}`,
+      orderId,
+    });
+    return { order_id: orderId, status: 'pending', amount: yuan(order.amount_fen), payment };
+  }
+}

@@ -1,0 +1,85 @@
+import { z } from 'zod';
+
+const portNumber = z
+  .number({ invalid_type_error: '端口必须是数字' })
+  .int('端口必须是整数')
+  .min(1, '端口为 1-65535')
+  .max(65535, '端口为 1-65535');
+const portName = z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/, '端口名只能包含小写字母、数字、下划线和横线');
+
+export const frameworkSchema = z.object({
+  name: z
+    .string({ required_error: '请输入框架名称' })
+    .trim()
+    .min(1, '请输入框架名称')
+    .max(64, '框架名称不能超过64个字符'),
+  ports: z.record(portName, portNumber).default({}),
+});
+export type FrameworkInput = z.output<typeof frameworkSchema>;
+
+/** "rdp:3389,ssh:22": the Windows images' extra port list. */
+const customPorts = z
+  .string()
+  .regex(
+    /^[a-z][a-z0-9_-]{0,31}:\d{1,5}(,[a-z][a-z0-9_-]{0,31}:\d{1,5})*$/,
+    'custom 端口格式应为 名称:端口,名称:端口',
+  );
+
+export const versionSchema = z.object({
+  version: z.string({ required_error: '请输入版本' }).trim().min(1, '请输入版本').max(128),
+  image: z
+    .string({ required_error: '请输入镜像地址' })
+    .trim()
+    .min(1, '请输入镜像地址')
+    .max(255)
+    .regex(/^[a-z0-9][a-z0-9._/:@-]*$/, '镜像地址格式不正确'),
+  cuda_version: z.string().trim().max(32).default(''),
+  system_type: z
+    .enum(['ubuntu', 'windows'], { errorMap: () => ({ message: '系统类型只能是 ubuntu 或 windows' }) })
+    .default('ubuntu'),
+  ports: z
+    .record(z.string(), z.union([portNumber, customPorts]))
+    .refine(
+      (ports) =>
+        Object.entries(ports).every(([k, v]) =>
+          k === 'custom' ? typeof v === 'string' : typeof v === 'number' && portName.safeParse(k).success,
+        ),
+      '端口映射格式不正确',
+    )
+    .default({}),
+  mounts: z
+    .array(
+      z.object({
+        source: z.string().trim().min(1, '请完善所有挂载点配置'),
+        target: z
+          .string()
+          .trim()
+          .regex(
+            /^\/[A-Za-z0-9_/.-]*$/,
+            '挂载路径格式不正确，必须以/开头且只能包含字母、数字、下划线、点、横线',
+          ),
+      }),
+    )
+    .max(5, '最多只能添加5个挂载点')
+    .default([]),
+});
+export type VersionInput = z.output<typeof versionSchema>;
+
+export const IMAGE_CATEGORIES = ['all', 'pytorch', 'tensorflow', 'nlp', 'cv', 'ml'] as const;
+
+export const imageSchema = z.object({
+  name: z.string({ required_error: '请输入镜像名称' }).trim().min(1, '请输入镜像名称').max(128),
+  icon: z.string().trim().max(255).default(''),
+  description: z.string().trim().max(2000).default(''),
+  category: z.enum(IMAGE_CATEGORIES, { errorMap: () => ({ message: '分类不正确' }) }).default('all'),
+  framework_version_id: z
+    .number({ required_error: '请选择框架版本', invalid_type_error: '请选择框架版本' })
+    .int()
+    .positive('请选择框架版本'),
+});
+export type ImageInput = z.output<typeof imageSchema>;
+
+export const imagesQuery = z.object({
+  category: z.enum(IMAGE_CATEGORIES).optional(),
+  search: z.string().trim().max(64).optional(),
+});

@@ -1,0 +1,56 @@
+import type { Knex } from 'knex';
+import { conflict } from '../../framework/errors.js';
+import type { NodeRow } from '../nodes/repository.js';
+import type { NodesService } from '../nodes/service.js';
+import type { ContainersRepository } from './repository.js';
+
+// Namespace of the advisory locks that serialise allocations per node.
+const ALLOCATION_LOCK = 7_301;
+
+export const GPU_INSUFFICIENT = 'GPU_INSUFFICIENT';
+
+/**
+ * GPUs and host ports of a node are handed out inside a transaction holding the node's advisory
+ * lock; the unique constraints on the allocation tables back it up. Holds no state.
+ */
+export class Allocator {
+  constructor(
+    private readonly knex: Knex,
+    private readonly repo: ContainersRepository,
+    private readonly nodes: NodesService,
+  ) {}
+
+  /** Runs `fn` in a transaction that holds the node's allocation lock. */
+  withNodeLock<T>(nodeId: number, fn: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+    return this.knex.transaction(async (trx) => {
+      await trx.raw('select pg_advisory_xact_lock(?, ?)', [ALLOCATION_LOCK, nodeId]);
+      return fn(trx);
+    });
+  }
+
+  /** Picks `count` free GPUs of the node (lowest indices first) or refuses with the number free. */
+  async pickGpus(node: NodeRow, count: number, trx: Knex.Transaction, hint = ''): Promise<number[]> {
+    // On the transaction's connection: a second one could wait forever while this holds the lock.
+    const gpus = await this.nodes.gpus(node.id, trx);
+    const taken = new Set(await this.repo.allocatedGpuIndices(node.id, trx));
+    const free = gpus.map((g) => g.gpu_index).filter((i) => !taken.has(i));
+    if (free.length < count)
+      throw conflict(`GPU 资源不足，当前可用 ${free.length} 卡${hint}`, GPU_INSUFFICIENT);
+    return free.slice(0, count);
+  }
+
+  /** Host ports reserved on the node (by any container). */
+  async reservedPorts(nodeId: number, trx: Knex.Transaction): Promise<Set<number>> {
+    return new Set(await this.repo.allocatedPorts(nodeId, trx));
+  }
+
+  /** The next `count` host ports of the node's range not in `blocked`. */
+  pickRangePorts(node: NodeRow, count: number, blocked: Set<number>): number[] {
+    const out: number[] = [];
+    for (let port = node.port_range_start; port <= node.port_range_end && out.length < count; port++) {
+      if (!blocked.has(port)) out.push(port);
+    }
+    if (out.length < count) throw conflict('节点端口已用尽', 'PORTS_EXHAUSTED');
+    return out;
+  }
+}

@@ -1,0 +1,135 @@
+import type { AgentPool } from '../../agents/agent-pool.js';
+import type { AuthUser } from '../../framework/auth.js';
+import { badRequest, conflict } from '../../framework/errors.js';
+import { newPassword } from '../../framework/ids.js';
+import type { SecretBox } from '../../framework/secret-box.js';
+import { agentError } from './agent-errors.js';
+import type { Allocator } from './allocator.js';
+import type { ContainersRepository, PortMapping } from './repository.js';
+import type { ActorOptions, ContainersService } from './service.js';
+import { type ContainerView, containerView } from './view.js';
+
+export interface ContainerConfigDeps {
+  repo: ContainersRepository;
+  containers: ContainersService;
+  allocator: Allocator;
+  agents: AgentPool;
+  secrets: SecretBox;
+}
+
+/** What a user changes on an existing container: root password, custom ports, mounts. */
+export class ContainerConfigService {
+  constructor(private readonly d: ContainerConfigDeps) {}
+
+  /** Sets a new root password (random and strong unless given) and returns it. */
+  async resetPassword(
+    actor: AuthUser,
+    id: string,
+    password?: string,
+    opts: ActorOptions = {},
+  ): Promise<{ password: string }> {
+    const { container, node } = await this.d.containers.target(actor, id, opts);
+    if (container.status !== 'running')
+      throw conflict('容器未运行，请先启动容器再重置密码', 'CONTAINER_NOT_RUNNING');
+    let applied: string;
+    try {
+      applied = await this.d.agents.get(node).resetPassword(id, password ?? newPassword());
+    } catch (err) {
+      throw agentError(err, '密码重置失败');
+    }
+    await this.d.repo.update(id, { password_encrypted: this.d.secrets.seal(applied) });
+    return { password: applied };
+  }
+
+  /**
+   * Replaces the custom ports (host port = container port, 10000-20000). The framework ports keep
+   * their host ports. The container is recreated from a commit of its filesystem and restarted
+   * when it was running; the reservations change only when the node succeeded.
+   */
+  async updatePorts(
+    actor: AuthUser,
+    id: string,
+    ports: number[],
+    opts: ActorOptions = {},
+  ): Promise<ContainerView> {
+    const { container: c, node } = await this.d.containers.target(actor, id, opts);
+    const framework = c.ports.filter((p) => !p.custom);
+    for (const port of ports) {
+      if (framework.some((p) => p.container_port === port))
+        throw badRequest('该端口与框架默认端口重复', 'PORT_FRAMEWORK_CLASH');
+    }
+    const own = new Set(c.ports.map((p) => p.host_port));
+    const agent = this.d.agents.get(node);
+    let occupied: number[];
+    try {
+      occupied = await agent.listOccupiedPorts();
+    } catch (err) {
+      throw agentError(err, '更新端口映射失败');
+    }
+    for (const port of ports) {
+      if (occupied.includes(port) && !own.has(port)) throw conflict(`${port}端口已被占用`, 'PORT_OCCUPIED');
+    }
+    const next: PortMapping[] = [
+      ...framework,
+      ...ports.map((port) => ({ name: 'custom', container_port: port, host_port: port, custom: true })),
+    ];
+    // Reserve first (the unique index refuses a port another container holds), then reconfigure.
+    await this.d.allocator.withNodeLock(node.id, async (trx) => {
+      const reserved = await this.d.allocator.reservedPorts(node.id, trx);
+      for (const port of ports) {
+        if (reserved.has(port) && !own.has(port)) throw conflict(`${port}端口已被占用`, 'PORT_OCCUPIED');
+      }
+      await this.d.repo.replacePorts(
+        node.id,
+        id,
+        [...new Set([...own, ...next.map((p) => p.host_port)])],
+        trx,
+      );
+    });
+    try {
+      await agent.reconfigureContainer({
+        containerId: id,
+        setPorts: true,
+        ports: next.map((p) => ({
+          containerPort: p.container_port,
+          hostPort: p.host_port,
+          name: p.name,
+          protocol: 'PROTOCOL_TCP',
+        })),
+        restartIfRunning: true,
+      });
+    } catch (err) {
+      await this.d.allocator.withNodeLock(node.id, (trx) =>
+        this.d.repo.replacePorts(node.id, id, [...own], trx),
+      );
+      throw agentError(err, '更新端口映射失败');
+    }
+    await this.d.allocator.withNodeLock(node.id, async (trx) => {
+      await this.d.repo.replacePorts(
+        node.id,
+        id,
+        next.map((p) => p.host_port),
+        trx,
+      );
+      await this.d.repo.updateJson(id, { ports: next }, trx);
+    });
+    return this.d.containers.get(actor, id, opts);
+  }
+
+  /** Saves new mounts; they take effect at the next start (挂载点已更新，重启生效). */
+  async updateMounts(
+    actor: AuthUser,
+    id: string,
+    mounts: { source: string; target: string }[],
+    opts: ActorOptions = {},
+  ): Promise<ContainerView> {
+    const { container } = await this.d.containers.target(actor, id, opts);
+    const unknown = mounts[0];
+    if (unknown) {
+      // Volumes arrive with the storage module; until then no source can be the user's volume.
+      throw badRequest(`存储卷 ${unknown.source} 不存在`, 'VOLUME_NOT_FOUND');
+    }
+    await this.d.repo.updateJson(container.id, { pending_mounts: mounts });
+    return containerView({ ...container, pending_mounts: mounts }, this.d.secrets);
+  }
+}

@@ -1,0 +1,332 @@
+import { createHash } from 'node:crypto';
+import type { ContainerSpec } from '@gpucloud/proto';
+import type { Knex } from 'knex';
+import { AgentCallError } from '../../agents/agent-client.js';
+import type { AgentPool } from '../../agents/agent-pool.js';
+import type { AuthUser } from '../../framework/auth.js';
+import { AppError, badRequest, conflict, notFound, unavailable } from '../../framework/errors.js';
+import { newId, newPassword } from '../../framework/ids.js';
+import { yuanToFen } from '../../framework/money.js';
+import type { SecretBox } from '../../framework/secret-box.js';
+import { type CatalogueService, containerPortsOf, type FrameworkVersionView } from '../catalogue/service.js';
+import type { CloudProductRecord } from '../cloud-products/repository.js';
+import type { CloudProductsService } from '../cloud-products/service.js';
+import type { NodeRow } from '../nodes/repository.js';
+import { BILLING_TYPES, totalPriceFen } from '../pricing/pricing.js';
+import { authorizedKeys, type UsersService } from '../users/service.js';
+import { agentError } from './agent-errors.js';
+import type { Allocator } from './allocator.js';
+import type { ContainerBilling } from './billing-hooks.js';
+import type { ContainersRepository, PortMapping } from './repository.js';
+import type { PurchaseInput } from './schema.js';
+import { statusFromAgent } from './status.js';
+
+const GIB = 1024 ** 3;
+
+export interface PurchaseResult {
+  container_id: string;
+  started: boolean;
+  start_error?: string;
+}
+
+export interface PurchaseDeps {
+  knex: Knex;
+  repo: ContainersRepository;
+  allocator: Allocator;
+  products: CloudProductsService;
+  catalogue: CatalogueService;
+  users: UsersService;
+  agents: AgentPool;
+  secrets: SecretBox;
+  log: (message: string, err?: unknown) => void;
+  /** Money: the order and charge of the purchase, in the allocation's transaction. */
+  billing?: ContainerBilling;
+}
+
+function memoryBytes(text: string): number {
+  const m = /^(\d+)\s*G/i.exec(text);
+  return (m ? Number(m[1]) : 32) * GIB;
+}
+
+/** Buying a container: validation, price, allocation, creation on the node, idempotency. */
+export class PurchaseService {
+  constructor(private readonly d: PurchaseDeps) {}
+
+  /**
+   * With an Idempotency-Key, a retried request gets the first answer (success or refusal) and
+   * buys nothing twice; the same key with a different body is refused.
+   */
+  async purchaseOnce(
+    user: AuthUser,
+    productId: number,
+    input: PurchaseInput,
+    key: string | undefined,
+  ): Promise<{ status: number; body: unknown }> {
+    if (!key) return { status: 201, body: await this.purchase(user, productId, input) };
+    if (key.length > 128) throw badRequest('Idempotency-Key 过长', 'IDEMPOTENCY_KEY_TOO_LONG');
+    const hash = createHash('sha256').update(JSON.stringify({ productId, input })).digest('hex');
+    const claimed = await this.d
+      .knex('purchase_requests')
+      .insert({ user_id: user.id, idempotency_key: key, request_hash: hash, status: 0, response: '{}' })
+      .onConflict(['user_id', 'idempotency_key'])
+      .ignore()
+      .returning('id');
+    if (claimed.length === 0) {
+      const prior = await this.d
+        .knex('purchase_requests')
+        .where({ user_id: user.id, idempotency_key: key })
+        .first();
+      if (prior.request_hash !== hash)
+        throw conflict('该 Idempotency-Key 已用于另一笔购买', 'IDEMPOTENCY_KEY_REUSED');
+      if (prior.status === 0)
+        throw conflict('相同的购买请求正在处理中，请稍后查看容器列表', 'PURCHASE_IN_PROGRESS');
+      return { status: prior.status, body: prior.response };
+    }
+    const remember = (status: number, body: unknown) =>
+      this.d
+        .knex('purchase_requests')
+        .where({ user_id: user.id, idempotency_key: key })
+        .update({ status, response: JSON.stringify(body) });
+    try {
+      const result = await this.purchase(user, productId, input);
+      await remember(201, result);
+      return { status: 201, body: result };
+    } catch (err) {
+      if (err instanceof AppError && err.status < 500) {
+        await remember(err.status, { detail: err.detail, code: err.code });
+      } else {
+        // The outcome is unknown to the caller: let a retry try again.
+        await this.d.knex('purchase_requests').where({ user_id: user.id, idempotency_key: key }).delete();
+      }
+      throw err;
+    }
+  }
+
+  async purchase(user: AuthUser, productId: number, input: PurchaseInput): Promise<PurchaseResult> {
+    const { product, node } = await this.d.products.forPurchase(productId);
+    if (node.status === 'offline') throw unavailable('节点离线，暂时无法创建实例', 'NODE_OFFLINE');
+    if (node.status === 'unsafe') throw conflict('节点未通过安全检查，暂不接受 GPU 任务', 'NODE_UNSAFE');
+    const version = await this.checkVersion(product, input);
+    const totalFen = this.checkPrice(product, input);
+
+    const frameworkPorts = containerPortsOf(version.ports);
+    for (const port of input.custom_ports) {
+      if (frameworkPorts.some((p) => p.port === port))
+        throw badRequest('该端口与框架默认端口重复', 'PORT_FRAMEWORK_CLASH');
+    }
+    if (input.mounts.length > 0) {
+      // Volumes arrive with the storage module; until then no source can be the user's volume.
+      throw badRequest(`存储卷 ${input.mounts[0]?.source} 不存在`, 'VOLUME_NOT_FOUND');
+    }
+
+    const agent = this.d.agents.get(node);
+    let occupied: Set<number>;
+    try {
+      const host = await agent.getHostInfo(5000);
+      if (!host.dockerAvailable) {
+        throw unavailable(
+          `节点的 Docker 服务不可用${host.dockerError ? `：${host.dockerError}` : ''}`,
+          'DOCKER_UNAVAILABLE',
+        );
+      }
+      occupied = new Set(await agent.listOccupiedPorts());
+    } catch (err) {
+      throw agentError(err, '无法连接节点');
+    }
+    for (const port of input.custom_ports) {
+      if (occupied.has(port)) throw conflict(`${port}端口已被占用`, 'PORT_OCCUPIED');
+    }
+
+    const owner = await this.d.users.findById(user.id);
+    if (!owner) throw notFound('用户不存在');
+    const id = newId('c');
+    const password = newPassword();
+    const { gpuIndices, ports, orderId } = await this.allocate({
+      id,
+      user,
+      node,
+      product,
+      version,
+      input,
+      frameworkPorts,
+      occupied,
+      password,
+      totalFen,
+    });
+
+    const spec: ContainerSpec = {
+      containerId: id,
+      ownerId: String(user.id),
+      ownerName: user.username,
+      displayName: input.instanceName || id,
+      image: version.image,
+      gpuDeviceIds: gpuIndices.map(String),
+      ports: ports.map((p) => ({
+        containerPort: p.container_port,
+        hostPort: p.host_port,
+        name: p.name,
+        protocol: 'PROTOCOL_TCP',
+      })),
+      mounts: [],
+      resources: { memoryBytes: String(memoryBytes(product.memory)), pidsLimit: '4096' },
+      env: input.env,
+      labels: { 'gpucloud.cloud-product': String(product.id) },
+    };
+    try {
+      const info = await agent.createContainer({
+        spec,
+        rootPassword: password,
+        authorizedKeys: authorizedKeys(owner),
+        start: true,
+      });
+      const status = statusFromAgent(info);
+      const startError = info.startError || (status === 'running' ? null : '容器未能启动');
+      await this.d.repo.update(id, {
+        status,
+        started_at: status === 'running' ? new Date() : null,
+        start_error: startError,
+      });
+      if (status === 'running') {
+        // A failure here is repaired by the next settlement (it opens missing meters).
+        await this.d.billing?.running(id).catch((e) => this.d.log(`metering of ${id} not opened`, e));
+      }
+      return status === 'running'
+        ? { container_id: id, started: true }
+        : { container_id: id, started: false, start_error: startError ?? undefined };
+    } catch (err) {
+      await this.d.repo.deleteRow(id);
+      if (orderId !== undefined) {
+        await this.d.billing?.purchaseFailed(orderId).catch((e) => this.d.log(`refund of ${id} failed`, e));
+      }
+      if (err instanceof AgentCallError && err.unreachable) {
+        // The agent may have created it before the answer was lost: remove it, never orphan it.
+        agent.removeContainer(id).catch((e) => this.d.log(`cleanup of ${id} on ${node.name} failed`, e));
+      }
+      throw agentError(err, '创建容器失败');
+    }
+  }
+
+  private async checkVersion(
+    product: CloudProductRecord,
+    input: PurchaseInput,
+  ): Promise<FrameworkVersionView> {
+    const version = await this.d.catalogue.version(input.framework, input.frameworkVersion).catch(() => {
+      throw badRequest('请选择版本', 'VERSION_NOT_FOUND');
+    });
+    const windowsServer = product.server_config.system_gpu_type === 'windows';
+    if ((version.system_type === 'windows') !== windowsServer) {
+      throw badRequest(
+        windowsServer ? '该服务器仅支持 Windows 镜像' : 'Windows 镜像仅可用于 Windows 服务器',
+        'SYSTEM_TYPE_MISMATCH',
+      );
+    }
+    return version;
+  }
+
+  /** The server's total in fen; a client total that differs is refused. */
+  private checkPrice(product: CloudProductRecord, input: PurchaseInput): number {
+    const billing = BILLING_TYPES[input.billing_type];
+    if (input.duration > billing.maxDuration) {
+      throw badRequest(`${billing.label}的使用时长最多为${billing.maxDuration}`, 'DURATION_TOO_LONG');
+    }
+    const expected = totalPriceFen({
+      unitPriceFen: product.price_fen,
+      gpuCount: input.gpuCount,
+      billingType: input.billing_type,
+      duration: input.duration,
+    });
+    let clientFen: number;
+    try {
+      clientFen = yuanToFen(input.total_price);
+    } catch {
+      throw badRequest('价格格式不正确', 'PRICE_FORMAT');
+    }
+    if (clientFen !== expected) throw badRequest('价格已变化，请刷新后重试', 'PRICE_MISMATCH');
+    return expected;
+  }
+
+  private allocate(p: {
+    id: string;
+    user: AuthUser;
+    node: NodeRow;
+    product: CloudProductRecord;
+    version: FrameworkVersionView;
+    input: PurchaseInput;
+    frameworkPorts: { name: string; port: number }[];
+    occupied: Set<number>;
+    password: string;
+    totalFen: number;
+  }): Promise<{ gpuIndices: number[]; ports: PortMapping[]; orderId: number | undefined }> {
+    const { allocator } = this.d;
+    return allocator.withNodeLock(p.node.id, async (trx) => {
+      const gpuIndices = await allocator.pickGpus(p.node, p.input.gpuCount, trx);
+      const reserved = await allocator.reservedPorts(p.node.id, trx);
+      for (const port of p.input.custom_ports) {
+        if (reserved.has(port)) throw conflict(`${port}端口已被占用`, 'PORT_OCCUPIED');
+      }
+      const blocked = new Set([...reserved, ...p.occupied, ...p.input.custom_ports]);
+      const hostPorts = allocator.pickRangePorts(p.node, p.frameworkPorts.length, blocked);
+      const ports: PortMapping[] = [
+        ...p.frameworkPorts.map((fp, i) => ({
+          name: fp.name,
+          container_port: fp.port,
+          host_port: hostPorts[i] as number,
+          custom: false,
+        })),
+        ...p.input.custom_ports.map((port) => ({
+          name: 'custom',
+          container_port: port,
+          host_port: port,
+          custom: true,
+        })),
+      ];
+      await this.d.repo.insert(
+        {
+          id: p.id,
+          user_id: p.user.id,
+          node_id: p.node.id,
+          cloud_product_id: p.product.id,
+          framework_version_id: p.version.id,
+          name: p.input.instanceName || p.id,
+          image: p.version.image,
+          status: 'creating',
+          billing_type: p.input.billing_type,
+          duration: p.input.duration,
+          price_fen: p.product.price_fen,
+          no_gpu_price_fen: p.product.no_gpu_price_fen,
+          gpu_count: p.input.gpuCount,
+          gpu_type: p.product.gpu_type,
+          password_encrypted: this.d.secrets.seal(p.password),
+          ports,
+          mounts: [],
+          gpu_devices: gpuIndices.map(String),
+        },
+        trx,
+      );
+      await this.d.repo.allocate(
+        p.node.id,
+        p.id,
+        gpuIndices,
+        ports.map((x) => x.host_port),
+        trx,
+      );
+      // Charged in this transaction: a refused charge (402) allocates nothing.
+      const charge = await this.d.billing?.chargePurchase(trx, {
+        userId: p.user.id,
+        containerId: p.id,
+        containerName: p.input.instanceName || p.id,
+        billingType: p.input.billing_type,
+        duration: p.input.duration,
+        unitPriceFen: p.product.price_fen,
+        gpuCount: p.input.gpuCount,
+        totalFen: p.totalFen,
+        productName: p.product.name,
+        serverName: p.node.name,
+        gpuType: p.product.gpu_type,
+        region: p.node.region,
+      });
+      if (charge?.expiresAt) await this.d.repo.update(p.id, { expires_at: charge.expiresAt }, trx);
+      return { gpuIndices, ports, orderId: charge?.orderId };
+    });
+  }
+}

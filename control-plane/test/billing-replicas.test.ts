@@ -1,0 +1,84 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chargeFor } from '../src/modules/billing/metering.js';
+import { type RunningControlPlane, startControlPlane } from '../src/platform.js';
+import { fakeContainer, fakeNode } from './fake-containers.js';
+import { ApiClient, createTestDatabase, testConfig } from './harness.js';
+import { adjustBalance } from './money.js';
+
+let url: string;
+const secretKey = randomBytes(32);
+const start = () => startControlPlane(testConfig(url, { secretKey, meteringIntervalMs: 1000 }), () => {});
+let a: RunningControlPlane;
+let b: RunningControlPlane;
+
+beforeAll(async () => {
+  url = await createTestDatabase();
+  a = await start();
+  b = await start();
+});
+afterAll(async () => {
+  await a?.close();
+  await b?.close();
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('metering on the job queue with two control planes on one database', () => {
+  it('settles every slot once, charges from the total time, and loses nothing across a restart', async () => {
+    await new ApiClient(a.url).register('metered');
+    await adjustBalance(a, 'metered', 100_000);
+    const user = await a.knex('users').where({ username: 'metered' }).first('id');
+    // 3600 yuan an hour: one fen per second of running time.
+    const id = await fakeContainer(a, { userId: user.id, nodeId: await fakeNode(a), priceFen: 360_000 });
+    const opened = Date.now();
+    await a.services.billing.metering.resume(id, new Date(opened));
+
+    await sleep(7000);
+    const runs = await a.knex('settlement_runs').orderBy('slot');
+    expect(runs.length).toBeGreaterThanOrEqual(4);
+    // pg-boss keeps one settlement job per time slot, whichever replica asked for it …
+    const jobs = await a.knex.raw(
+      "select singleton_on, count(*)::int as n from pgboss.job where name = 'billing-settle' group by singleton_on",
+    );
+    expect(jobs.rows.every((r: { n: number }) => r.n === 1)).toBe(true);
+    // … and both replicas take part in the work.
+    expect(new Set(runs.map((r: { replica: string }) => r.replica)).size).toBe(2);
+
+    const meter = await a.knex('container_meters').where({ container_id: id }).first();
+    expect(Number(meter.charged_fen)).toBe(chargeFor(Number(meter.billed_ms), 360_000));
+    const charged = await a
+      .knex('ledger_entries')
+      .where({ container_id: id })
+      .sum<{ sum: string }[]>({ sum: 'amount_fen' });
+    expect(-Number(charged[0]?.sum)).toBe(Number(meter.charged_fen));
+    const rows = await a
+      .knex('ledger_entries')
+      .where({ container_id: id })
+      .count<{ count: string }[]>({ count: '*' });
+    // At most one charge per settlement: no slot charged twice.
+    expect(Number(rows[0]?.count)).toBeLessThanOrEqual(runs.length);
+
+    // Both replicas stop; a new one starts on the same database later.
+    await a.close();
+    await b.close();
+    await sleep(2000);
+    a = await start();
+    b = await start();
+    await sleep(3000);
+    const stoppedAt = Date.now();
+    await a.services.billing.metering.pause(id, new Date(stoppedAt));
+    const after = await a.knex('container_meters').where({ container_id: id }).first();
+    expect(after.running_since).toBeNull();
+    // Every running millisecond is billed once: the downtime of the control plane too.
+    expect(Number(after.billed_ms)).toBe(stoppedAt - opened);
+    expect(Number(after.charged_fen)).toBe(chargeFor(stoppedAt - opened, 360_000));
+    const balance = await a.knex('users').where({ id: user.id }).first('balance_fen');
+    const sum = await a
+      .knex('ledger_entries')
+      .where({ user_id: user.id })
+      .sum<{ sum: string }[]>({ sum: 'amount_fen' });
+    expect(Number(balance.balance_fen)).toBe(Number(sum[0]?.sum));
+    expect(Number(balance.balance_fen)).toBe(2000 + 10_000_000 - chargeFor(stoppedAt - opened, 360_000));
+  }, 60_000);
+});

@@ -1,0 +1,198 @@
+import Docker from 'dockerode';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { RunningControlPlane } from '../src/platform.js';
+import { startTestAgent, type TestAgent } from './agents.js';
+import { ADMIN, ApiClient, startTestControlPlane } from './harness.js';
+import { addNodeWithProduct, destroyAllContainers, type MarketFixture } from './purchase.js';
+
+let cp: RunningControlPlane;
+let agent: TestAgent;
+let market: MarketFixture;
+let admin: ApiClient;
+
+beforeAll(async () => {
+  cp = await startTestControlPlane();
+  agent = await startTestAgent();
+  market = await addNodeWithProduct(cp, agent, 'node-cat');
+  admin = new ApiClient(cp.url);
+  await admin.login(ADMIN.username, ADMIN.password);
+});
+
+afterAll(async () => {
+  await destroyAllContainers(cp);
+  await cp?.close();
+  await agent?.close();
+});
+
+describe('catalogue administration', () => {
+  it('lets admins manage frameworks, versions and app images, which the app market then lists', async () => {
+    const fw = await admin.request<{ id: number }>('POST', '/api/admin/frameworks', {
+      name: 'ComfyUI',
+      ports: { ssh: 22, web: 8188 },
+    });
+    expect(fw.status).toBe(201);
+    const dup = await admin.request<{ detail: string }>('POST', '/api/admin/frameworks', {
+      name: 'ComfyUI',
+      ports: {},
+    });
+    expect(dup.status).toBe(409);
+    expect(dup.body.detail).toBe('框架名称已存在');
+    const bad = await admin.request<{ detail: string }>(
+      'POST',
+      `/api/admin/frameworks/${fw.body.id}/versions`,
+      { version: 'x', image: 'Bad Image!' },
+    );
+    expect(bad.body.detail).toBe('镜像地址格式不正确');
+    const version = await admin.request<{ id: number; ports: Record<string, number> }>(
+      'POST',
+      `/api/admin/frameworks/${fw.body.id}/versions`,
+      {
+        version: '0.3-cuda12.4',
+        image: inject('testImage'),
+        cuda_version: '12.4',
+        ports: { ssh: 22, web: 8188 },
+      },
+    );
+    expect(version.status).toBe(201);
+    const image = await admin.request<{ id: number }>('POST', '/api/admin/images', {
+      name: 'ComfyUI 工作流',
+      description: '节点式 Stable Diffusion 工作流',
+      category: 'cv',
+      framework_version_id: version.body.id,
+    });
+    expect(image.status).toBe(201);
+
+    const visitor = new ApiClient(cp.url);
+    const cv = await visitor.request<
+      { name: string; framework: { name: string; version: { name: string } } }[]
+    >('GET', '/api/images?category=cv');
+    expect(cv.body.map((i) => i.name)).toContain('ComfyUI 工作流');
+    const searched = await visitor.request<{ name: string }[]>(
+      'GET',
+      `/api/images?search=${encodeURIComponent('stable diffusion')}`,
+    );
+    expect(searched.body.map((i) => i.name)).toEqual(['ComfyUI 工作流']);
+    const nlp = await visitor.request<{ name: string }[]>('GET', '/api/images?category=nlp');
+    expect(nlp.body.map((i) => i.name)).not.toContain('ComfyUI 工作流');
+
+    const user = new ApiClient(cp.url);
+    await user.register('catuser');
+    expect((await user.request('POST', '/api/admin/frameworks', { name: 'Nope', ports: {} })).status).toBe(
+      403,
+    );
+    expect((await user.request('GET', '/api/admin/products')).status).toBe(403);
+
+    expect((await admin.request('DELETE', `/api/admin/images/${image.body.id}`)).status).toBe(200);
+  });
+
+  it('lets admins create, disable and delete cloud products', async () => {
+    const created = await admin.request<{
+      id: number;
+      price: number;
+      enabled: boolean;
+      server_config: { system_gpu_type: string };
+    }>('POST', '/api/admin/products', {
+      node_id: market.nodeId,
+      name: 'Windows 工作站',
+      region: '测试区',
+      gpu_type: 'RTX 4090',
+      price: 2.5,
+      no_gpu_price: 0.3,
+      server_config: { system_gpu_type: 'windows' },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      price: 2.5,
+      enabled: true,
+      server_config: { system_gpu_type: 'windows' },
+    });
+    const badPrice = await admin.request<{ detail: string }>('POST', '/api/admin/products', {
+      node_id: market.nodeId,
+      name: 'x',
+      region: 'r',
+      gpu_type: 'g',
+      price: 1.234,
+    });
+    expect(badPrice.body.detail).toBe('单价最多两位小数');
+
+    const user = new ApiClient(cp.url);
+    await user.register('catuser2');
+    const windows = await user.request<{ items: { id: number }[] }>(
+      'GET',
+      '/api/cloud-products?systemType=windows',
+    );
+    expect(windows.body.items.map((p) => p.id)).toEqual([created.body.id]);
+    const ubuntu = await user.request<{ items: { id: number }[] }>(
+      'GET',
+      '/api/cloud-products?systemType=ubuntu',
+    );
+    expect(ubuntu.body.items.map((p) => p.id)).not.toContain(created.body.id);
+
+    const disabled = await admin.request<{ enabled: boolean }>(
+      'PUT',
+      `/api/admin/products/${created.body.id}`,
+      {
+        node_id: market.nodeId,
+        name: 'Windows 工作站',
+        region: '测试区',
+        gpu_type: 'RTX 4090',
+        price: 2.5,
+        server_config: { system_gpu_type: 'windows' },
+        enabled: false,
+      },
+    );
+    expect(disabled.body.enabled).toBe(false);
+    expect(
+      (await user.request<{ items: unknown[] }>('GET', '/api/cloud-products?systemType=windows')).body.items,
+    ).toHaveLength(0);
+    expect((await admin.request('DELETE', `/api/admin/products/${created.body.id}`)).status).toBe(200);
+  });
+});
+
+describe('app market deploy', () => {
+  it('deploys an app image on the cheapest fitting server, with the environment it was given', async () => {
+    const version = await cp.services.catalogue.versions(market.frameworkId);
+    const image = await admin.request<{ id: number }>('POST', '/api/admin/images', {
+      name: '基础环境',
+      category: 'all',
+      framework_version_id: version[0]?.id,
+    });
+    const user = new ApiClient(cp.url);
+    await user.register('deployer');
+    const res = await user.request<{
+      container_id: string;
+      started: boolean;
+      product_id: number;
+      total_price: number;
+    }>('POST', '/api/apps/deploy', {
+      image_id: image.body.id,
+      instanceName: 'my-app',
+      gpu_type: 'rtx4090',
+      gpuCount: 2,
+      env: [{ key: 'MODEL_NAME', value: 'deepseek-r1-distill-qwen-7b' }],
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body).toMatchObject({ started: true, product_id: market.productId, total_price: 3.98 });
+    const inspect = await new Docker({ socketPath: inject('dockerHost').replace(/^unix:\/\//, '') })
+      .getContainer(`gpucloud-${res.body.container_id}`)
+      .inspect();
+    expect(inspect.Config.Env).toContain('MODEL_NAME=deepseek-r1-distill-qwen-7b');
+
+    const none = await user.request<{ detail: string }>('POST', '/api/apps/deploy', {
+      image_id: image.body.id,
+      instanceName: 'x',
+      gpu_type: 'a100',
+      gpuCount: 1,
+    });
+    expect(none.status).toBe(409);
+    expect(none.body.detail).toBe('暂无满足条件的服务器，请更换 GPU 型号或减少数量');
+    const badEnv = await user.request<{ detail: string }>('POST', '/api/apps/deploy', {
+      image_id: image.body.id,
+      instanceName: 'x',
+      gpu_type: 'rtx4090',
+      gpuCount: 1,
+      env: [{ key: '1BAD', value: 'v' }],
+    });
+    expect(badEnv.body.detail).toBe('环境变量名只能包含字母、数字和下划线，且不能以数字开头');
+  });
+});

@@ -1,0 +1,178 @@
+import Docker from 'dockerode';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { RunningControlPlane } from '../src/platform.js';
+import { startTestAgent, type TestAgent } from './agents.js';
+import { ADMIN, ApiClient, startTestControlPlane } from './harness.js';
+import { addNodeWithProduct, destroyAllContainers, type MarketFixture, purchaseBody } from './purchase.js';
+
+interface NodeView {
+  id: number;
+  name: string;
+  status: string;
+  unknown_containers: { container_id: string; state: string }[];
+}
+
+let cp: RunningControlPlane;
+let agent: TestAgent;
+let market: MarketFixture;
+let admin: ApiClient;
+const docker = () => new Docker({ socketPath: inject('dockerHost').replace(/^unix:\/\//, '') });
+
+async function until<T>(
+  what: string,
+  fn: () => Promise<T | undefined | false>,
+  timeoutMs = 20_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const value = await fn();
+    if (value) return value;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+beforeAll(async () => {
+  cp = await startTestControlPlane({
+    nodeOfflineAfterMs: 2500,
+    monitorSyncIntervalMs: 500,
+    heartbeatIntervalMs: 500,
+  });
+  agent = await startTestAgent({ reconcileIntervalMs: 1000 });
+  market = await addNodeWithProduct(cp, agent, 'node-health');
+  admin = new ApiClient(cp.url);
+  await admin.login(ADMIN.username, ADMIN.password);
+});
+
+afterAll(async () => {
+  await destroyAllContainers(cp);
+  await cp?.close();
+  await agent?.close();
+});
+
+describe('GPU metrics', () => {
+  it('streams GPU samples from the agent into per-node and per-container series', async () => {
+    const nodeMetrics = await until('a GPU sample', async () => {
+      const res = await admin.request<{
+        gpus: unknown[];
+        samples: { gpus: { index: number; utilization_percent: number }[] }[];
+      }>('GET', `/api/admin/nodes/${market.nodeId}/metrics?minutes=5`);
+      return res.body.samples.length > 0 ? res.body : undefined;
+    });
+    expect(nodeMetrics.gpus).toHaveLength(8);
+    expect(nodeMetrics.samples[0]?.gpus).toHaveLength(8);
+    expect(nodeMetrics.samples[0]?.gpus[0]).toMatchObject({ index: 0, utilization_percent: 0 });
+
+    const user = new ApiClient(cp.url);
+    await user.register('metrics1');
+    const bought = await user.request<{ container_id: string }>(
+      'POST',
+      `/api/cloud-products/${market.productId}/purchase`,
+      purchaseBody(market, { gpuCount: 2, total_price: 3.98 }),
+    );
+    const mine = await user.request<{ gpus: { index: number }[]; samples: { gpus: unknown[] }[] }>(
+      'GET',
+      `/api/containers/${bought.body.container_id}/metrics`,
+    );
+    expect(mine.status).toBe(200);
+    expect(mine.body.gpus).toHaveLength(2);
+    for (const s of mine.body.samples) expect(s.gpus).toHaveLength(2);
+
+    const other = new ApiClient(cp.url);
+    await other.register('metrics2');
+    expect((await other.request('GET', `/api/containers/${bought.body.container_id}/metrics`)).status).toBe(
+      404,
+    );
+    await user.request('DELETE', `/api/containers/${bought.body.container_id}`);
+  });
+});
+
+describe('reconciliation', () => {
+  it('reports a labelled container the platform does not know, and leaves it running', async () => {
+    const orphan = await docker().createContainer({
+      Image: inject('testImage'),
+      name: 'gpucloud-c-orphan0001',
+      Labels: {
+        'gpucloud.managed': 'true',
+        'gpucloud.container-id': 'c-orphan0001',
+        'gpucloud.owner-id': '999',
+      },
+    });
+    try {
+      await orphan.start();
+      const node = await until('the orphan in the node view', async () => {
+        const res = await admin.request<NodeView>('GET', `/api/admin/nodes/${market.nodeId}`);
+        return res.body.unknown_containers.some((c) => c.container_id === 'c-orphan0001')
+          ? res.body
+          : undefined;
+      });
+      expect(node.unknown_containers.find((c) => c.container_id === 'c-orphan0001')?.state).toBe('running');
+      expect((await orphan.inspect()).State.Running).toBe(true);
+    } finally {
+      await orphan.remove({ force: true });
+    }
+  });
+});
+
+describe('node health', () => {
+  it('marks a silent node offline, shows its containers as such, and reconciles when it returns', async () => {
+    const user = new ApiClient(cp.url);
+    await user.register('health1');
+    const a = await user.request<{ container_id: string }>(
+      'POST',
+      `/api/cloud-products/${market.productId}/purchase`,
+      purchaseBody(market),
+    );
+    const b = await user.request<{ container_id: string }>(
+      'POST',
+      `/api/cloud-products/${market.productId}/purchase`,
+      purchaseBody(market),
+    );
+    const port = Number(agent.address.split(':')[1]);
+
+    await agent.close();
+    await until(
+      'the node offline',
+      async () =>
+        (await admin.request<NodeView>('GET', `/api/admin/nodes/${market.nodeId}`)).body.status === 'offline',
+    );
+    const view = await user.request<{ node_status: string; status: string }>(
+      'GET',
+      `/api/containers/${a.body.container_id}`,
+    );
+    expect(view.body.node_status).toBe('offline');
+    const product = await user.request<{ status: string }>('GET', `/api/cloud-products/${market.productId}`);
+    expect(product.body.status).toBe('offline');
+    const refused = await user.request<{ detail: string }>(
+      'POST',
+      `/api/cloud-products/${market.productId}/purchase`,
+      purchaseBody(market),
+    );
+    expect(refused.status).toBe(503);
+    expect(refused.body.detail).toBe('节点离线，暂时无法创建实例');
+
+    // While the node is away, one container is removed behind the platform's back.
+    await docker().getContainer(`gpucloud-${b.body.container_id}`).remove({ force: true });
+
+    agent = await startTestAgent({
+      listen: `127.0.0.1:${port}`,
+      token: agent.token,
+      portStart: agent.portStart,
+      volumeRoot: agent.volumeRoot,
+    });
+    await until(
+      'the node online',
+      async () =>
+        (await admin.request<NodeView>('GET', `/api/admin/nodes/${market.nodeId}`)).body.status === 'online',
+    );
+    await until('the vanished container marked not_found', async () => {
+      const res = await user.request<{ status: string }>('GET', `/api/containers/${b.body.container_id}`);
+      return res.body.status === 'not_found';
+    });
+    const survivor = await user.request<{ status: string; node_status: string }>(
+      'GET',
+      `/api/containers/${a.body.container_id}`,
+    );
+    expect(survivor.body).toMatchObject({ status: 'running', node_status: 'online' });
+  });
+});

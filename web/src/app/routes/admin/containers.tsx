@@ -1,0 +1,5 @@
+import { AdminContainersPage } from '../../../features/containers/components/admin/admin-containers-page';
+
+export function Component() {
+  return <AdminContainersPage />;
+}

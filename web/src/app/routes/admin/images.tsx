@@ -1,0 +1,5 @@
+import { ImagesPage } from '../../../features/catalogue/components/images-page';
+
+export function Component() {
+  return <ImagesPage />;
+}

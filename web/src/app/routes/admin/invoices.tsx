@@ -1,0 +1,5 @@
+import { AdminInvoicesPage } from '../../../features/admin-billing/components/admin-invoices-page';
+
+export function Component() {
+  return <AdminInvoicesPage />;
+}

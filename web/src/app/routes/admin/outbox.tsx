@@ -1,0 +1,5 @@
+import { OutboxPage } from '../../../features/outbox/components/outbox-page';
+
+export function Component() {
+  return <OutboxPage />;
+}

@@ -1,0 +1,5 @@
+import { AppsPage } from '../../features/apps/components/apps-page';
+
+export function Component() {
+  return <AppsPage />;
+}

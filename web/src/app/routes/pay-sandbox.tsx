@@ -1,0 +1,5 @@
+import { SandboxPayPage } from '../../features/billing/components/sandbox-pay-page';
+
+export function Component() {
+  return <SandboxPayPage />;
+}

@@ -1,0 +1,5 @@
+import { CooperationPage } from '../../../features/site/components/cooperation-page';
+
+export function Component() {
+  return <CooperationPage />;
+}

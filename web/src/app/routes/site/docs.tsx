@@ -1,0 +1,5 @@
+import { DocsPage } from '../../../features/site/components/docs-page';
+
+export function Component() {
+  return <DocsPage />;
+}

@@ -1,0 +1,5 @@
+import { JobsPage } from '../../../features/site/components/jobs-page';
+
+export function Component() {
+  return <JobsPage />;
+}

@@ -1,0 +1,5 @@
+import { PrivateCloudPage } from '../../../features/site/components/private-cloud-page';
+
+export function Component() {
+  return <PrivateCloudPage />;
+}

@@ -1,0 +1,5 @@
+import { SitemapPage } from '../../../features/site/components/sitemap-page';
+
+export function Component() {
+  return <SitemapPage />;
+}

@@ -1,0 +1,5 @@
+import { WechatSandboxPage } from '../../features/auth/components/wechat-sandbox-page';
+
+export function Component() {
+  return <WechatSandboxPage />;
+}

@@ -1,0 +1,27 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import { type ListResponse, toList } from '../../../lib/list';
+import type { AdminUser, AdminUserDetail, UserListQuery } from '../types';
+import { adminUserKeys } from './query-keys';
+
+export function useAdminUsers(query: UserListQuery) {
+  return useQuery({
+    queryKey: adminUserKeys.list(query),
+    queryFn: async ({ signal }) =>
+      toList(
+        await api.get<ListResponse<AdminUser>>('/api/admin/users', {
+          signal,
+          params: { page: query.page, size: query.size, keyword: query.keyword },
+        }),
+      ),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useAdminUser(id: number | null) {
+  return useQuery({
+    queryKey: adminUserKeys.detail(id ?? 0),
+    queryFn: ({ signal }) => api.get<AdminUserDetail>(`/api/admin/users/${id}`, { signal }),
+    enabled: id !== null,
+  });
+}

@@ -1,0 +1,25 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import type { ApiKey } from '../types';
+import { apiKeyKeys } from './query-keys';
+
+export const createApiKey = (name: string) => api.post<ApiKey>('/api/api-keys/', { name });
+export const revealApiKey = (id: number) =>
+  api.get<{ id: number; key: string }>(`/api/api-keys/${id}/reveal`);
+export const deleteApiKey = (id: number) => api.delete<{ ok: boolean }>(`/api/api-keys/${id}`);
+
+export function useCreateApiKey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createApiKey,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: apiKeyKeys.all }),
+  });
+}
+
+export function useDeleteApiKey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: deleteApiKey,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: apiKeyKeys.all }),
+  });
+}

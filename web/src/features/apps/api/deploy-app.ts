@@ -1,0 +1,29 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import { containerKeys } from '../../containers/api/query-keys';
+import { marketKeys } from '../../market/api/query-keys';
+import type { DeployAnswer, DeployPayload } from '../types';
+
+export interface DeployRequest {
+  payload: DeployPayload;
+  /** One key per drawer opening, so a repeated click cannot create two instances. */
+  idempotencyKey: string;
+}
+
+export function deployApp({ payload, idempotencyKey }: DeployRequest) {
+  return api.post<DeployAnswer>('/api/apps/deploy', payload, {
+    headers: { 'Idempotency-Key': idempotencyKey },
+  });
+}
+
+export function useDeployApp() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: deployApp,
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: containerKeys.all }),
+        queryClient.invalidateQueries({ queryKey: marketKeys.all }),
+      ]),
+  });
+}

@@ -1,0 +1,23 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import { type ListResponse, toList } from '../../../lib/list';
+import { imageQueryParams } from '../categories';
+import type { AppCategory, AppImage } from '../types';
+import { appKeys } from './query-keys';
+
+export async function getAppImages(category: AppCategory, search: string, signal?: AbortSignal) {
+  const data = await api.get<AppImage[] | ListResponse<AppImage>>('/api/images', {
+    params: imageQueryParams(category, search),
+    signal,
+  });
+  return toList(data).items;
+}
+
+export function useAppImages(category: AppCategory, search: string) {
+  return useQuery({
+    queryKey: appKeys.images(category, search.trim()),
+    queryFn: ({ signal }) => getAppImages(category, search, signal),
+    placeholderData: keepPreviousData,
+    staleTime: 60_000,
+  });
+}

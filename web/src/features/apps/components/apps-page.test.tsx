@@ -1,0 +1,194 @@
+import { cleanup, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { routes } from '../../../app/router';
+import { setSession } from '../../../lib/auth';
+import {
+  fakeServer,
+  getButton,
+  type RecordedRequest,
+  renderRoutes,
+  waitForButton,
+} from '../../../test/render';
+import { PENDING_DEPLOY_KEY } from '../pending-deploy';
+import type { AppImage } from '../types';
+
+// antd screens render slowly in jsdom, more so while other test files run in parallel: wait longer
+// than the default for them (this file only; vitest isolates test files).
+configure({ asyncUtilTimeout: 15_000 });
+
+const pytorch: AppImage = {
+  id: 4,
+  name: 'PyTorch 2.5.1',
+  icon: '',
+  description: 'PyTorch 2.5.1 + CUDA 12.4，预装 JupyterLab',
+  category: 'pytorch',
+  created_at: '2025-03-01T08:00:00Z',
+  framework: { id: 2, name: 'PyTorch', version: { id: 7, name: '2.5.1-cuda12.4', cuda_version: '12.4' } },
+};
+const llama: AppImage = {
+  ...pytorch,
+  id: 5,
+  name: 'Llama 推理',
+  icon: 'https://cdn.example/llama.png',
+  category: 'nlp',
+  description: '大模型推理服务',
+};
+
+const imageCalls = (requests: RecordedRequest[]) =>
+  requests.filter((r) => r.path === '/api/images').map((r) => r.search.toString());
+
+function catalogue(extra: Parameters<typeof fakeServer>[0] = {}) {
+  return fakeServer({
+    'GET /api/images': (request) => {
+      const category = request.search.get('category');
+      const search = request.search.get('search');
+      const items = [pytorch, llama].filter(
+        (image) => (!category || image.category === category) && (!search || image.name.includes(search)),
+      );
+      return { body: items };
+    },
+    ...extra,
+  });
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('app market', { timeout: 60_000 }, () => {
+  beforeEach(() => window.localStorage.clear());
+
+  it('shows cards with icon, tags, description, version and date; filters by category and search', async () => {
+    const { requests } = catalogue();
+    renderRoutes(routes, '/apps');
+    const card = await screen.findByTestId('app-card-4');
+    expect(within(card).getByText('PyTorch 2.5.1')).toBeTruthy();
+    expect(within(card).getByText('PyTorch')).toBeTruthy();
+    expect(within(card).getByText('CUDA 12.4')).toBeTruthy();
+    expect(within(card).getByText('版本：2.5.1-cuda12.4')).toBeTruthy();
+    expect(within(card).getByText('更新于 2025-03-01')).toBeTruthy();
+    expect(within(card).getByTestId('app-default-icon')).toBeTruthy();
+    expect(within(screen.getByTestId('app-card-5')).getByAltText('Llama 推理 图标')).toBeTruthy();
+    expect(getButton(card, '立即部署')).toBeTruthy();
+    expect(getButton(card, '详情')).toBeTruthy();
+
+    const sidebar = document.querySelector('nav[aria-label="应用分类"]') as HTMLElement;
+    for (const label of ['全部', 'PyTorch', 'TensorFlow', '自然语言处理', '计算机视觉', '机器学习']) {
+      expect(within(sidebar).getByText(label)).toBeTruthy();
+    }
+    fireEvent.click(within(sidebar).getByText('自然语言处理'));
+    await waitFor(() => expect(screen.queryByTestId('app-card-4')).toBeNull());
+    expect(screen.getByTestId('app-card-5')).toBeTruthy();
+    expect(imageCalls(requests)).toContain('category=nlp');
+
+    fireEvent.click(within(sidebar).getByText('全部'));
+    fireEvent.change(screen.getByLabelText('搜索应用'), { target: { value: 'PyTorch' } });
+    fireEvent.click(getButton(document.body, '搜索'));
+    await waitFor(() => expect(screen.queryByTestId('app-card-5')).toBeNull());
+    expect(imageCalls(requests)).toContain('search=PyTorch');
+  });
+
+  it('when the list cannot be loaded, says 获取应用列表失败', async () => {
+    fakeServer({ 'GET /api/images': () => ({ status: 500, body: { detail: '数据库不可用' } }) });
+    renderRoutes(routes, '/apps');
+    expect(await screen.findByText('获取应用列表失败')).toBeTruthy();
+  });
+
+  it('the banner stays dismissed', async () => {
+    catalogue();
+    renderRoutes(routes, '/apps');
+    const banner = await screen.findByTestId('apps-banner');
+    fireEvent.click(within(banner).getByLabelText('关闭横幅'));
+    await waitFor(() => expect(screen.queryByTestId('apps-banner')).toBeNull());
+    cleanup();
+    renderRoutes(routes, '/apps');
+    await screen.findByTestId('app-card-4');
+    expect(screen.queryByTestId('apps-banner')).toBeNull();
+  });
+
+  it('立即部署 while signed out remembers the choice and goes to sign in, back to /market', async () => {
+    catalogue();
+    const { router } = renderRoutes(routes, '/apps');
+    fireEvent.click(getButton(await screen.findByTestId('app-card-4'), '立即部署'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(new URLSearchParams(router.state.location.search).get('redirect')).toBe('/market');
+    expect(JSON.parse(window.localStorage.getItem(PENDING_DEPLOY_KEY) ?? '{}')).toMatchObject({
+      framework: '2',
+      version: '7',
+      imageType: 'public',
+    });
+  });
+
+  it('立即部署 while signed in goes to the market with the choice in the query', async () => {
+    setSession('tok', { username: 'alice', nickname: '', isAdmin: false });
+    catalogue();
+    const { router } = renderRoutes(routes, '/apps');
+    fireEvent.click(getButton(await screen.findByTestId('app-card-4'), '立即部署'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/market'));
+    expect(router.state.location.search).toBe('?framework=2&version=7&imageType=public');
+  });
+});
+
+describe('details and the deploy drawer', { timeout: 60_000 }, () => {
+  beforeEach(() => setSession('tok', { username: 'alice', nickname: '', isAdmin: false }));
+
+  async function openDeploy() {
+    fireEvent.click(getButton(await screen.findByTestId('app-card-4'), '详情'));
+    expect(await screen.findByText('应用详情')).toBeTruthy();
+    expect(screen.getAllByText('PyTorch 2.5.1 + CUDA 12.4，预装 JupyterLab').length).toBeGreaterThan(0);
+    fireEvent.click(await waitForButton(document.body, '一键部署'));
+    expect(await screen.findByText('一键部署 - PyTorch 2.5.1')).toBeTruthy();
+  }
+
+  it('deploys with instance name, GPU model and count and environment variables', async () => {
+    const { requests } = catalogue({
+      'POST /api/apps/deploy': () => ({
+        status: 201,
+        body: { container_id: 'c-new', started: true, product_id: 1, total_price: 3.98 },
+      }),
+      'GET /api/containers': () => ({ body: { items: [], total: 0 } }),
+    });
+    const { router } = renderRoutes(routes, '/apps');
+    await openDeploy();
+    fireEvent.change(screen.getByLabelText('实例名称'), { target: { value: 'my-llm' } });
+    fireEvent.click(screen.getByText('A100'));
+    fireEvent.click(getButton(document.body, '添加环境变量'));
+    fireEvent.change(screen.getByLabelText('环境变量1名称'), { target: { value: 'NVIDIA_X' } });
+    fireEvent.change(screen.getByLabelText('环境变量1值'), { target: { value: '1' } });
+    fireEvent.click(getButton(document.body, '部署'));
+    expect(await screen.findByText('不能设置 NVIDIA_ 开头的环境变量')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('环境变量1名称'), { target: { value: 'MODEL' } });
+    fireEvent.click(getButton(document.body, '部署'));
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/user/containers'));
+    expect(await screen.findByText('容器创建并启动成功')).toBeTruthy();
+    const deploy = requests.find((r) => r.method === 'POST' && r.path === '/api/apps/deploy');
+    expect(deploy?.headers['Idempotency-Key']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(deploy?.body).toEqual({
+      image_id: 4,
+      instanceName: 'my-llm',
+      gpu_type: 'a100',
+      gpuCount: 1,
+      env: [{ key: 'MODEL', value: '1' }],
+    });
+  });
+
+  it('a refusal says 创建失败 with the server detail; a created-but-stopped one warns', async () => {
+    let refuse = true;
+    catalogue({
+      'POST /api/apps/deploy': () =>
+        refuse
+          ? { status: 409, body: { detail: '暂无满足条件的服务器，请更换 GPU 型号或减少数量' } }
+          : { status: 201, body: { container_id: 'c-new', started: false, start_error: 'boom' } },
+      'GET /api/containers': () => ({ body: { items: [], total: 0 } }),
+    });
+    const { router } = renderRoutes(routes, '/apps');
+    await openDeploy();
+    fireEvent.click(getButton(document.body, '部署'));
+    expect(await screen.findByText('创建失败：暂无满足条件的服务器，请更换 GPU 型号或减少数量')).toBeTruthy();
+    refuse = false;
+    fireEvent.click(getButton(document.body, '部署'));
+    expect(await screen.findByText('容器已创建，但启动失败，请稍后在容器列表中手动启动')).toBeTruthy();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/user/containers'));
+  });
+});

@@ -1,0 +1,120 @@
+import { Alert, Card, Col, Empty, Flex, Input, Menu, Row, Skeleton, theme } from 'antd';
+import { useEffect, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import { PageHeader } from '../../../components/page-header';
+import { errorDetail } from '../../../lib/api-client';
+import { loginPathFor, useSession } from '../../../lib/auth';
+import { useAppImages } from '../api/get-app-images';
+import { APP_CATEGORIES, isAppCategory } from '../categories';
+import { deployChoice, marketPathFor, storePendingDeploy } from '../pending-deploy';
+import type { AppCategory, AppImage } from '../types';
+import { AppCard } from './app-card';
+import { AppDetailDrawer } from './app-detail-drawer';
+import { AppsBanner } from './apps-banner';
+import { DeployDrawer } from './deploy-drawer';
+
+/** 应用市场 (/apps, public): images by category and search, deployed to the market or directly. */
+export function AppsPage() {
+  const { token: session } = useSession();
+  const { token } = theme.useToken();
+  const navigate = useNavigate();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const categoryParam = searchParams.get('category');
+  const category: AppCategory = isAppCategory(categoryParam) ? categoryParam : 'all';
+  const search = searchParams.get('search') ?? '';
+  const [searchInput, setSearchInput] = useState(search);
+  const [detailOf, setDetailOf] = useState<AppImage | null>(null);
+  const [deploying, setDeploying] = useState<AppImage | null>(null);
+  const images = useAppImages(category, search);
+
+  useEffect(() => setSearchInput(search), [search]);
+
+  const setQuery = (next: { category?: AppCategory; search?: string }) => {
+    const params = new URLSearchParams(searchParams);
+    const nextCategory = next.category ?? category;
+    const nextSearch = (next.search ?? search).trim();
+    if (nextCategory === 'all') params.delete('category');
+    else params.set('category', nextCategory);
+    if (nextSearch) params.set('search', nextSearch);
+    else params.delete('search');
+    setSearchParams(params, { replace: true });
+  };
+
+  // Signed out, the choice waits in localStorage while the visitor signs in; the market picks it up.
+  const deployNow = (image: AppImage) => {
+    const choice = deployChoice(image);
+    if (session) {
+      navigate(marketPathFor(choice));
+      return;
+    }
+    storePendingDeploy(choice);
+    navigate(loginPathFor('/market'));
+  };
+
+  const quickDeploy = (image: AppImage) => {
+    if (!session) {
+      navigate(loginPathFor('/apps'));
+      return;
+    }
+    setDetailOf(null);
+    setDeploying(image);
+  };
+
+  return (
+    <div>
+      <PageHeader title="应用市场" />
+      <AppsBanner />
+      <Flex gap={24} align="flex-start" wrap>
+        <Card size="small" style={{ width: 200, flex: 'none' }} styles={{ body: { padding: 4 } }}>
+          <nav aria-label="应用分类">
+            <Menu
+              mode="inline"
+              selectedKeys={[category]}
+              items={APP_CATEGORIES.map((item) => ({ key: item.value, label: item.label }))}
+              onClick={({ key }) => setQuery({ category: key as AppCategory })}
+              style={{ borderInlineEnd: 'none', borderRadius: token.borderRadiusLG }}
+            />
+          </nav>
+        </Card>
+        <Flex vertical gap={16} style={{ flex: 1, minWidth: 280 }}>
+          <Input.Search
+            aria-label="搜索应用"
+            placeholder="搜索应用名称或描述"
+            allowClear
+            enterButton="搜索"
+            style={{ maxWidth: 480 }}
+            value={searchInput}
+            onChange={(event) => {
+              setSearchInput(event.target.value);
+              if (event.target.value === '') setQuery({ search: '' });
+            }}
+            onSearch={(value) => setQuery({ search: value })}
+          />
+          {images.isError ? (
+            <Alert type="error" showIcon message="获取应用列表失败" description={errorDetail(images.error)} />
+          ) : null}
+          {images.isPending ? (
+            <Skeleton active paragraph={{ rows: 6 }} />
+          ) : (images.data ?? []).length === 0 && !images.isError ? (
+            <Empty description={search ? `没有找到与「${search}」相关的应用` : '该分类下暂无应用'} />
+          ) : (
+            <Row gutter={[16, 16]} data-testid="app-grid">
+              {(images.data ?? []).map((image) => (
+                <Col key={image.id} xs={24} sm={12} xl={8} xxl={6}>
+                  <AppCard image={image} onDeploy={deployNow} onDetails={setDetailOf} />
+                </Col>
+              ))}
+            </Row>
+          )}
+        </Flex>
+      </Flex>
+      <AppDetailDrawer
+        image={detailOf}
+        onClose={() => setDetailOf(null)}
+        onDeploy={deployNow}
+        onQuickDeploy={quickDeploy}
+      />
+      {deploying ? <DeployDrawer image={deploying} onClose={() => setDeploying(null)} /> : null}
+    </div>
+  );
+}

@@ -1,0 +1,25 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import { type ListResponse, toList } from '../../../lib/list';
+import type { BillingRecord, RecordQuery } from '../types';
+import { billingKeys } from './query-keys';
+
+export function useBillingRecords(query: RecordQuery) {
+  return useQuery({
+    queryKey: billingKeys.records(query),
+    queryFn: async ({ signal }) =>
+      toList(
+        await api.get<ListResponse<BillingRecord>>('/api/billing/billing-records', {
+          signal,
+          params: {
+            skip: (query.page - 1) * query.size,
+            limit: query.size,
+            type: query.type,
+            start_date: query.startDate,
+            end_date: query.endDate,
+          },
+        }),
+      ),
+    placeholderData: keepPreviousData,
+  });
+}

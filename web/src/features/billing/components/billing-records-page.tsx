@@ -1,0 +1,172 @@
+import { ReloadOutlined } from '@ant-design/icons';
+import {
+  createColumnHelper,
+  getCoreRowModel,
+  type PaginationState,
+  useReactTable,
+} from '@tanstack/react-table';
+import { App, Button, DatePicker, Select, Space, Tag, Typography } from 'antd';
+import type { Dayjs } from 'dayjs';
+import { useEffect, useState } from 'react';
+import { DataTable } from '../../../components/data-table';
+import { PageHeader } from '../../../components/page-header';
+import { formatDateTime } from '../../../lib/format';
+import { useBillingRecords } from '../api/get-billing-records';
+import {
+  formatHours,
+  PAYMENT_METHOD_LABELS,
+  RECORD_PAGE_SIZES,
+  RECORD_STATUS,
+  RECORD_TYPE_LABELS,
+  signedYuan,
+} from '../money';
+import type { BillingRecord, RecordQuery } from '../types';
+import { PayNowDialog, type PayTarget } from './pay-now-dialog';
+
+const column = createColumnHelper<BillingRecord>();
+
+function payTarget(r: BillingRecord): PayTarget {
+  if (r.source === 'order' && r.order_id !== null) {
+    return { orderId: r.order_id, amount: r.amount, description: r.description };
+  }
+  return {
+    amount: r.amount,
+    description: r.description,
+    payment:
+      r.out_trade_no && r.code_url
+        ? {
+            out_trade_no: r.out_trade_no,
+            code_url: r.code_url,
+            amount: r.amount,
+            provider: r.code_url.startsWith('weixin:') ? 'wechat' : 'sandbox',
+          }
+        : undefined,
+  };
+}
+
+/** /user/billing-records: date range, type filter, pages of 10/20/50/100, pay-now on pending records. */
+export function BillingRecordsPage() {
+  const { message } = App.useApp();
+  const [type, setType] = useState<RecordQuery['type']>('all');
+  const [range, setRange] = useState<[Dayjs | null, Dayjs | null] | null>(null);
+  const [pagination, setPagination] = useState<PaginationState>({ pageIndex: 0, pageSize: 10 });
+  const [paying, setPaying] = useState<PayTarget | null>(null);
+  const records = useBillingRecords({
+    page: pagination.pageIndex + 1,
+    size: pagination.pageSize,
+    type,
+    startDate: range?.[0]?.startOf('day').toISOString(),
+    endDate: range?.[1]?.endOf('day').toISOString(),
+  });
+  useEffect(() => {
+    if (records.isError) message.error('获取记录失败');
+  }, [records.isError, message]);
+
+  const items = records.data?.items ?? [];
+  const anyPending = items.some((r) => r.status === 'pending');
+  const columns = [
+    column.accessor('create_time', { header: '时间', cell: (i) => formatDateTime(i.getValue()) }),
+    column.accessor('type', {
+      header: '类型',
+      cell: (i) => RECORD_TYPE_LABELS[i.getValue()] ?? i.getValue(),
+    }),
+    column.accessor('description', { header: '描述' }),
+    column.accessor('duration', { header: '时长', cell: (i) => formatHours(i.getValue()) }),
+    column.accessor('amount', {
+      header: '金额',
+      meta: { align: 'right' },
+      cell: ({ row }) => {
+        const text = signedYuan(row.original.amount, row.original.type);
+        return <Typography.Text type={text.startsWith('-') ? 'danger' : 'success'}>{text}</Typography.Text>;
+      },
+    }),
+    column.accessor('payment_method', {
+      header: '支付方式',
+      cell: (i) => PAYMENT_METHOD_LABELS[i.getValue()] ?? i.getValue(),
+    }),
+    column.accessor('status', {
+      header: '状态',
+      cell: (i) => {
+        const s = RECORD_STATUS[i.getValue()];
+        return <Tag color={s?.color}>{s?.label ?? i.getValue()}</Tag>;
+      },
+    }),
+    ...(anyPending
+      ? [
+          column.display({
+            id: 'actions',
+            header: '操作',
+            meta: { sticky: 'right' as const },
+            cell: ({ row }) =>
+              row.original.status === 'pending' ? (
+                <Button type="link" size="small" onClick={() => setPaying(payTarget(row.original))}>
+                  立即支付
+                </Button>
+              ) : null,
+          }),
+        ]
+      : []),
+  ];
+  const table = useReactTable({
+    data: items,
+    columns,
+    rowCount: records.data?.total ?? 0,
+    state: { pagination },
+    onPaginationChange: setPagination,
+    manualPagination: true,
+    getRowId: (row) => row.id,
+    getCoreRowModel: getCoreRowModel(),
+  });
+  const resetPage = () => setPagination((p) => ({ ...p, pageIndex: 0 }));
+
+  return (
+    <div>
+      <PageHeader
+        title="账单记录"
+        extra={
+          <Space wrap>
+            <DatePicker.RangePicker
+              value={range}
+              onChange={(value) => {
+                setRange(value);
+                resetPage();
+              }}
+              aria-label="日期范围"
+            />
+            <Select
+              value={type}
+              style={{ width: 120 }}
+              aria-label="类型"
+              onChange={(value) => {
+                setType(value);
+                resetPage();
+              }}
+              options={[
+                { value: 'all', label: '全部' },
+                { value: 'expense', label: '消费' },
+                { value: 'recharge', label: '充值' },
+              ]}
+            />
+            <Button
+              icon={<ReloadOutlined />}
+              onClick={() => void records.refetch()}
+              loading={records.isFetching}
+            >
+              刷新
+            </Button>
+          </Space>
+        }
+      />
+      <DataTable
+        table={table}
+        loading={records.isPending}
+        pagination
+        pageSizeOptions={RECORD_PAGE_SIZES}
+        aria-label="账单记录"
+        emptyText="暂无账单记录"
+        rowTestId={(row) => `record-row-${row.id}`}
+      />
+      <PayNowDialog target={paying} onClose={() => setPaying(null)} />
+    </div>
+  );
+}

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import {
+  formatHours,
+  paymentStatusOf,
+  resolveCodeUrl,
+  signedYuan,
+  validateThreshold,
+  validateTopUpAmount,
+} from './money';
+
+describe('payment rules', () => {
+  it('maps trade states: SUCCESS → success, NOTPAY → pending, anything else → failed', () => {
+    expect(paymentStatusOf('SUCCESS')).toBe('success');
+    expect(paymentStatusOf('NOTPAY')).toBe('pending');
+    for (const s of ['CLOSED', 'PAYERROR', 'REVOKED', 'USERPAYING', undefined])
+      expect(paymentStatusOf(s)).toBe('failed');
+  });
+
+  it('validates the top-up amount (minimum 1, 2 decimals) and the threshold (minimum 0)', () => {
+    expect(validateTopUpAmount(100)).toBeNull();
+    expect(validateTopUpAmount(1)).toBeNull();
+    expect(validateTopUpAmount(0.99)).toBe('充值金额最少为1元');
+    expect(validateTopUpAmount(1.005)).toBe('金额最多保留两位小数');
+    expect(validateTopUpAmount(null)).toBe('请输入充值金额');
+    expect(validateThreshold(0)).toBeNull();
+    expect(validateThreshold(-0.01)).toBe('告警阈值不能小于0');
+  });
+
+  it('shows expenses and negative amounts with a minus', () => {
+    expect(signedYuan(-1.5, 'expense')).toBe('-¥1.50');
+    expect(signedYuan(1.5, 'expense')).toBe('-¥1.50');
+    expect(signedYuan(20, 'recharge')).toBe('+¥20.00');
+    expect(formatHours(24)).toBe('24 小时');
+    expect(formatHours(null)).toBe('-');
+  });
+
+  it('makes the sandbox QR target absolute', () => {
+    expect(resolveCodeUrl('/pay/sandbox/P1', 'http://x.test')).toBe('http://x.test/pay/sandbox/P1');
+    expect(resolveCodeUrl('weixin://wxpay/bizpayurl?pr=1', 'http://x.test')).toBe(
+      'weixin://wxpay/bizpayurl?pr=1',
+    );
+  });
+});

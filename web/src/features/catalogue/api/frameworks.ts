@@ -1,0 +1,53 @@
+import { useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import { type ListResponse, toList } from '../../../lib/list';
+import type { EntityId, FrameworkVersion } from '../../market/types';
+import type { AdminFramework, FrameworkInput, VersionInput } from '../types';
+import { catalogueKeys } from './query-keys';
+import { useCatalogueMutation } from './use-catalogue-mutation';
+
+const id = (value: EntityId) => encodeURIComponent(String(value));
+
+export async function getAdminFrameworks(signal?: AbortSignal) {
+  return toList(await api.get<ListResponse<AdminFramework>>('/api/admin/frameworks', { signal }));
+}
+
+export function useAdminFrameworks() {
+  return useQuery({
+    queryKey: catalogueKeys.frameworks(),
+    queryFn: ({ signal }) => getAdminFrameworks(signal),
+  });
+}
+
+export const useSaveFramework = () =>
+  useCatalogueMutation(({ frameworkId, input }: { frameworkId?: EntityId; input: FrameworkInput }) =>
+    frameworkId === undefined
+      ? api.post<AdminFramework>('/api/admin/frameworks', input)
+      : api.put<AdminFramework>(`/api/admin/frameworks/${id(frameworkId)}`, input),
+  );
+
+export const useDeleteFramework = () =>
+  useCatalogueMutation((frameworkId: EntityId) =>
+    api.delete<{ ok: boolean }>(`/api/admin/frameworks/${id(frameworkId)}`),
+  );
+
+export const useSaveVersion = () =>
+  useCatalogueMutation(
+    ({
+      frameworkId,
+      versionId,
+      input,
+    }: {
+      frameworkId: EntityId;
+      versionId?: EntityId;
+      input: VersionInput;
+    }) =>
+      versionId === undefined
+        ? api.post<FrameworkVersion>(`/api/admin/frameworks/${id(frameworkId)}/versions`, input)
+        : api.put<FrameworkVersion>(`/api/admin/framework-versions/${id(versionId)}`, input),
+  );
+
+export const useDeleteVersion = () =>
+  useCatalogueMutation((versionId: EntityId) =>
+    api.delete<{ ok: boolean }>(`/api/admin/framework-versions/${id(versionId)}`),
+  );

@@ -1,0 +1,15 @@
+import { useQuery } from '@tanstack/react-query';
+import type { GpuMetrics } from '../../../components/gpu-chart/gpu-metrics';
+import { api } from '../../../lib/api-client';
+import { containerKeys } from './query-keys';
+
+/** The container's own GPUs, sampled every 15 s on its node. */
+export function useContainerMetrics(id: string | undefined, minutes = 60) {
+  return useQuery({
+    queryKey: containerKeys.metrics(id ?? '', minutes),
+    queryFn: ({ signal }) =>
+      api.get<GpuMetrics>(`/api/containers/${id}/metrics`, { signal, params: { minutes } }),
+    enabled: id !== undefined,
+    refetchInterval: 15_000,
+  });
+}

@@ -1,0 +1,110 @@
+import {
+  createColumnHelper,
+  getCoreRowModel,
+  type PaginationState,
+  useReactTable,
+} from '@tanstack/react-table';
+import { Space, Tag, Typography } from 'antd';
+import { DataTable } from '../../../../components/data-table';
+import { formatDateTime, formatYuan } from '../../../../lib/format';
+import { billingTypeLabel } from '../../../market/billing';
+import { ADMIN_PAGE_SIZES } from '../../api/admin-containers';
+import { sshAddress } from '../../connection';
+import type { Container } from '../../types';
+import { ContainerStatusTag } from '../container-status-tag';
+import { AdminContainerActions } from './admin-container-actions';
+
+const column = createColumnHelper<Container>();
+
+const columns = [
+  column.accessor('name', {
+    header: '容器',
+    cell: ({ row }) => (
+      <Space direction="vertical" size={0}>
+        <Typography.Text strong>{row.original.name || '-'}</Typography.Text>
+        <Typography.Text type="secondary" className="mono">
+          {row.original.container_id}
+        </Typography.Text>
+      </Space>
+    ),
+  }),
+  column.accessor('username', { header: '用户', cell: (info) => info.getValue() || '-' }),
+  column.accessor('status', {
+    header: '状态',
+    cell: ({ row }) => (
+      <Space size={4} wrap>
+        <ContainerStatusTag status={row.original.status} />
+        {row.original.no_gpu ? <Tag color="orange">无卡模式</Tag> : null}
+      </Space>
+    ),
+  }),
+  column.accessor('image_name', { header: '镜像', cell: (info) => info.getValue() || '-' }),
+  column.display({
+    id: 'gpu',
+    header: 'GPU',
+    cell: ({ row }) => `${row.original.gpu_count} × ${row.original.gpu_type || 'GPU'}`,
+  }),
+  column.display({
+    id: 'node',
+    header: '节点',
+    cell: ({ row }) => (
+      <Space direction="vertical" size={0}>
+        <span>{row.original.node_name || '-'}</span>
+        <Typography.Text type="secondary">{sshAddress(row.original) ?? ''}</Typography.Text>
+      </Space>
+    ),
+  }),
+  column.accessor('billing_type', { header: '计费方式', cell: (info) => billingTypeLabel(info.getValue()) }),
+  column.accessor('total_cost', {
+    header: '累计费用',
+    meta: { align: 'right' },
+    cell: (info) => (typeof info.getValue() === 'number' ? formatYuan(info.getValue() ?? 0) : '-'),
+  }),
+  column.accessor('create_time', { header: '创建时间', cell: (info) => formatDateTime(info.getValue()) }),
+  column.display({
+    id: 'actions',
+    header: '操作',
+    meta: { sticky: 'right' },
+    cell: ({ row }) => <AdminContainerActions container={row.original} />,
+  }),
+];
+
+export interface AdminContainerTableProps {
+  containers: Container[];
+  total: number;
+  loading: boolean;
+  pagination: PaginationState;
+  onPaginationChange: (next: PaginationState) => void;
+}
+
+/** One server page of all users' containers (manualPagination: the server cuts the pages). */
+export function AdminContainerTable({
+  containers,
+  total,
+  loading,
+  pagination,
+  onPaginationChange,
+}: AdminContainerTableProps) {
+  const table = useReactTable({
+    data: containers,
+    columns,
+    getRowId: (row) => row.container_id,
+    getCoreRowModel: getCoreRowModel(),
+    manualPagination: true,
+    rowCount: total,
+    state: { pagination },
+    onPaginationChange: (updater) =>
+      onPaginationChange(typeof updater === 'function' ? updater(pagination) : updater),
+  });
+  return (
+    <DataTable
+      table={table}
+      loading={loading}
+      pagination
+      pageSizeOptions={ADMIN_PAGE_SIZES}
+      aria-label="容器列表"
+      emptyText="暂无容器"
+      rowTestId={(row) => `admin-container-row-${row.container_id}`}
+    />
+  );
+}

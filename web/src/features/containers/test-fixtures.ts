@@ -1,0 +1,57 @@
+import type { Container } from './types';
+
+/** Containers as GET /api/containers answers them, for component tests. */
+export const runningContainer: Container = {
+  container_id: 'c-run',
+  name: 'train-box',
+  status: 'running',
+  image_name: 'pytorch:2.1-cuda12.1',
+  create_time: '2025-03-01T08:00:00Z',
+  end_time: null,
+  billing_type: 'hourly',
+  gpu_count: 2,
+  gpu_type: 'RTX 4090',
+  simulated: true,
+  ssh_server: 'gpu1.example.com',
+  ssh_port: 10001,
+  password: 'pa55word',
+  frame_ports: { '22': 10001, '8888': 10002 },
+  custom_ports: [12000],
+  mounts: [],
+  pending_mounts: null,
+  no_gpu: false,
+};
+
+export const stoppedContainer: Container = {
+  ...runningContainer,
+  container_id: 'c-stop',
+  name: 'idle-box',
+  status: 'stopped',
+  custom_ports: [],
+};
+
+/** A WebSocket stand-in that records what the console or log viewer sends. */
+export class FakeSocket {
+  static instances: FakeSocket[] = [];
+  binaryType = 'blob';
+  readyState = 0;
+  onopen: (() => void) | null = null;
+  onmessage: ((event: { data: unknown }) => void) | null = null;
+  onerror: (() => void) | null = null;
+  onclose: ((event: { code: number; reason: string }) => void) | null = null;
+  sent: unknown[] = [];
+  closed = false;
+  constructor(readonly url: string) {
+    FakeSocket.instances.push(this);
+  }
+  send(data: unknown) {
+    this.sent.push(data);
+  }
+  close() {
+    this.closed = true;
+  }
+  open() {
+    this.readyState = 1;
+    this.onopen?.();
+  }
+}

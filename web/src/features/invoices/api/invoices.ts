@@ -1,0 +1,73 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import { getToken } from '../../../lib/auth';
+import { type ListResponse, toList } from '../../../lib/list';
+import type { Invoice, InvoiceStatus } from '../types';
+
+export const invoiceKeys = {
+  all: ['invoices'] as const,
+  list: (scope: 'mine' | 'admin', page: number, size: number, status: string) =>
+    ['invoices', scope, page, size, status] as const,
+};
+
+export function useInvoices(
+  scope: 'mine' | 'admin',
+  page: number,
+  size: number,
+  status: InvoiceStatus | 'all',
+) {
+  return useQuery({
+    queryKey: invoiceKeys.list(scope, page, size, status),
+    queryFn: async ({ signal }) =>
+      toList(
+        await api.get<ListResponse<Invoice>>(scope === 'admin' ? '/api/admin/invoices' : '/api/invoices', {
+          signal,
+          params:
+            scope === 'admin'
+              ? { page, size, status: status === 'all' ? undefined : status }
+              : { page, page_size: size, status: status === 'all' ? undefined : status },
+        }),
+      ),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export interface InvoiceApplication {
+  order_id: number;
+  title: string;
+  tax_no: string;
+  amount: number;
+}
+
+function useInvoiceCommand<T>(command: (input: T) => Promise<Invoice>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: command,
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: invoiceKeys.all }),
+        queryClient.invalidateQueries({ queryKey: ['orders'] }),
+      ]),
+  });
+}
+
+export const useApplyInvoice = () =>
+  useInvoiceCommand((body: InvoiceApplication) => api.post<Invoice>('/api/invoices', body));
+export const useCancelInvoice = () =>
+  useInvoiceCommand((id: number) => api.put<Invoice>(`/api/invoices/${id}`, { status: 'cancelled' }));
+export const useIssueInvoice = () =>
+  useInvoiceCommand((id: number) => api.post<Invoice>(`/api/admin/invoices/${id}/issue`));
+
+/** Downloads the issued invoice document (an authenticated request, saved as a file). */
+export async function downloadInvoice(invoice: Invoice, scope: 'mine' | 'admin'): Promise<void> {
+  const path =
+    scope === 'admin' ? `/api/admin/invoices/${invoice.id}/download` : `/api/invoices/${invoice.id}/download`;
+  const res = await fetch(path, { headers: { Authorization: `Bearer ${getToken() ?? ''}` } });
+  if (!res.ok) throw new Error('下载失败');
+  const url = URL.createObjectURL(await res.blob());
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = `invoice-${invoice.invoice_no}.html`;
+  a.click();
+  URL.revokeObjectURL(url);
+}

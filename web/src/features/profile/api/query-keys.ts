@@ -1,0 +1,4 @@
+export const profileKeys = {
+  all: ['profile'] as const,
+  info: () => ['profile', 'info'] as const,
+};

@@ -1,0 +1,48 @@
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { Icon } from '../../../../components/icons';
+import { useSession } from '../../../../lib/auth';
+import { SITE } from '../../site-info';
+
+export const PROMO_DISMISSED_KEY = 'promoBannerDismissed';
+
+function dismissedThisSession(): boolean {
+  try {
+    return window.sessionStorage.getItem(PROMO_DISMISSED_KEY) === '1';
+  } catch {
+    return false;
+  }
+}
+
+/** The new-user promotion: registering gives a trial credit. Shown to signed-out visitors until closed. */
+export function PromoBanner() {
+  const { token } = useSession();
+  const [dismissed, setDismissed] = useState(dismissedThisSession);
+  if (token || dismissed) return null;
+
+  const dismiss = () => {
+    try {
+      window.sessionStorage.setItem(PROMO_DISMISSED_KEY, '1');
+    } catch {
+      // Storage may be disabled; the banner still closes for this page view.
+    }
+    setDismissed(true);
+  };
+
+  return (
+    <aside className="promo-banner" aria-label="新用户福利" data-testid="promo-banner">
+      <div className="pub-container">
+        <Icon name="gift" size={18} />
+        <p>
+          <span>
+            新用户注册即送 <strong>{SITE.newUserCredit} 元</strong>体验金，可直接用于租用 GPU 实例
+          </span>
+          <Link to="/register">立即注册领取 →</Link>
+        </p>
+        <button type="button" className="site-icon-button" aria-label="关闭新用户福利提示" onClick={dismiss}>
+          <Icon name="close" size={16} />
+        </button>
+      </div>
+    </aside>
+  );
+}

@@ -1,0 +1,19 @@
+/** A block of a legal page: a paragraph, or a list of items. `**text**` marks a clause to emphasise. */
+export type LegalBlock = string | { list: string[] } | { ordered: string[] };
+
+export interface LegalSection {
+  id: string;
+  title: string;
+  blocks: LegalBlock[];
+}
+
+export interface LegalDocumentContent {
+  title: string;
+  updated: string;
+  effective: string;
+  intro: string[];
+  sections: LegalSection[];
+}
+
+/** The date both legal texts were last revised; bump it with any change to their substance. */
+export const LEGAL_REVISION_DATE = '2026 年 11 月 21 日';
