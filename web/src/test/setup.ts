@@ -22,7 +22,7 @@ window.getComputedStyle = (element: Element) => computedStyle(element);
 // Role queries check visibility through getComputedStyle on every ancestor, which is very slow on
 // antd's CSS-in-JS pages; tests look for elements that are on screen anyway. The first render of a
 // lazily loaded route compiles its module, hence the longer wait.
-configure({ defaultHidden: true, asyncUtilTimeout: 5000 });
+configure({ defaultHidden: true, asyncUtilTimeout: 15_000 });
 
 afterEach(() => {
   cleanup();

@@ -1,10 +1,8 @@
-import { configure, fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { routes } from '../../../app/router';
 import { setSession } from '../../../lib/auth';
 import { fakeServer, getButton, renderRoutes, waitForButton } from '../../../test/render';
-
-configure({ asyncUtilTimeout: 15_000 });
 
 vi.mock('qrcode', () => {
   const toDataURL = async (text: string) => `data:image/png;base64,${btoa(text)}`;

@@ -1,4 +1,4 @@
-import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { routes } from '../../../app/router';
 import { setSession } from '../../../lib/auth';
@@ -8,7 +8,6 @@ import type { CloudProduct } from '../types';
 
 // antd screens render slowly in jsdom, more so while other test files run in parallel: wait longer
 // than the default for them (this file only; vitest isolates test files).
-configure({ asyncUtilTimeout: 15_000 });
 
 const product: CloudProduct = {
   id: 1,
