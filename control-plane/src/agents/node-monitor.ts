@@ -162,8 +162,8 @@ export class NodeMonitor {
       await this.containers.applyAgentState(row.id, info ? statusFromAgent(info) : 'not_found');
     }
     const known = new Set(await this.containers.knownIdsOnNode(node.id));
-    const unknown = await this.nodes.recordUnknownContainers(node.id, reported, known);
-    for (const u of unknown)
+    const found = await this.nodes.recordUnknownContainers(node.id, reported, known);
+    for (const u of found)
       this.options.log(
         `node ${node.name}: unknown labelled container ${u.container_id} (${u.state}), left untouched`,
       );

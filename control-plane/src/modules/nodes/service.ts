@@ -264,7 +264,7 @@ export class NodesService {
   /**
    * Records the labelled containers the agent reports that the platform has no live row for
    * (`known` = ids of the node's containers that are not deleted). They are shown to admins,
-   * never removed automatically.
+   * never removed automatically. Returns the ones not reported before.
    */
   async recordUnknownContainers(
     nodeId: number,
@@ -280,8 +280,12 @@ export class NodesService {
         state: c.state.replace('CONTAINER_STATE_', '').toLowerCase(),
         image: c.image,
       }));
+    const before = new Set(
+      ((await this.repo.findById(nodeId))?.unknown_containers ?? []).map((c) => c.container_id),
+    );
     await this.repo.setUnknownContainers(nodeId, unknown, new Date());
-    return unknown;
+    // Only the newly found ones: the caller logs them once, not on every report.
+    return unknown.filter((c) => !before.has(c.container_id));
   }
 
   private async view(row: NodeRow): Promise<NodeView> {
