@@ -1,6 +1,7 @@
 // Finds a reachable Docker engine, or starts a private dockerd under .data/docker when the
 // machine has one installed and we are root. Used by `npm start` and `npm test`.
 import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -67,8 +68,9 @@ export async function ensureDockerEngine({ dataDir, log = console.log, allowPriv
   mkdirSync(root, { recursive: true });
   const logFile = path.join(root, 'dockerd.log');
   const out = openSync(logFile, 'a');
-  // exec-root holds containerd sockets whose paths must stay short.
-  const execRoot = `/tmp/gpucloud-docker-${process.getuid?.() ?? 0}`;
+  // exec-root holds containerd sockets whose paths must stay short; one per data folder, so two
+  // checkouts (a developer's and a clean clone) never share a containerd.
+  const execRoot = `/tmp/gpucloud-docker-${createHash('sha256').update(root).digest('hex').slice(0, 12)}`;
   const child = spawn(
     dockerd,
     [
