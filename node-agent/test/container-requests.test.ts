@@ -43,13 +43,17 @@ describe('container requests that must be refused or reported', () => {
     const info = await createRequest(t, { spec, start: true, rootPassword: 'pw' });
     expect(info.startError).not.toBe('');
     expect(await existsInDocker(spec.containerId ?? '')).toBe(true);
-    // With docker-init as PID 1 the container may still be up for an instant when the agent
-    // answers; it must end without a running program.
+    // With docker-init as PID 1 the container may be up for an instant when the agent answers;
+    // its program cannot run, so it ends (and the restart policy may try it again).
     await expect
-      .poll(async () => (await t.docker.getContainer(info.dockerId).inspect()).State.Running, {
-        timeout: 10_000,
-      })
-      .toBe(false);
+      .poll(
+        async () => {
+          const { State, RestartCount } = await t.docker.getContainer(info.dockerId).inspect();
+          return !State.Running || State.Restarting || RestartCount > 0 || State.ExitCode !== 0;
+        },
+        { timeout: 10_000 },
+      )
+      .toBe(true);
   });
 
   it('refuses an image that is missing and cannot be pulled, leaving nothing behind', async () => {
