@@ -56,6 +56,7 @@ const result = spawnSync(
     'run',
     'test',
     '--no-bail',
+    '--no-sort',
     '--concurrency',
     '1',
     '--stream',
