@@ -25,7 +25,7 @@ if (missing.length > 0) {
 }
 
 const { ensurePostgres } = await import('./lib/postgres.mjs');
-const { ensureDockerEngine } = await import('./lib/docker-engine.mjs');
+const { ensureDockerEngine, removeStaleTestContainers } = await import('./lib/docker-engine.mjs');
 const { ensureBaseImage } = await import('./lib/base-image.mjs');
 
 let engine;
@@ -36,6 +36,8 @@ try {
   console.log('0 passed, 1 failed');
   process.exit(1);
 }
+const stale = await removeStaleTestContainers(engine.socketPath);
+if (stale > 0) log(`removed ${stale} containers left by interrupted test runs`);
 const image = ensureBaseImage({ dockerHost: engine.dockerHost, log });
 const pg = await ensurePostgres({
   dataDir: DATA_DIR,

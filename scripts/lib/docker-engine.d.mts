@@ -10,3 +10,4 @@ export function ensureDockerEngine(options: {
   log?: (line: string) => void;
   allowPrivate?: boolean;
 }): Promise<DockerEngine>;
+export function removeStaleTestContainers(socketPath: string, olderThanMs?: number): Promise<number>;

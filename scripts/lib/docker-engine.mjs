@@ -22,6 +22,40 @@ export function pingDocker(socketPath, timeoutMs = 2000) {
   });
 }
 
+function dockerApi(socketPath, method, apiPath) {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ socketPath, path: apiPath, method, timeout: 30_000 }, (res) => {
+      let body = '';
+      res.on('data', (d) => {
+        body += d;
+      });
+      res.on('end', () => resolve({ status: res.statusCode, body }));
+    });
+    req.on('error', reject);
+    req.on('timeout', () => req.destroy(new Error(`${method} ${apiPath}: timeout`)));
+    req.end();
+  });
+}
+
+/**
+ * Removes containers that test agents (node names `test-…`) created more than `olderThanMs`
+ * ago: a suite that was interrupted leaves them behind, and their restart policy brings them
+ * back with every engine start. Containers of `npm start` (node "local") are never touched.
+ */
+export async function removeStaleTestContainers(socketPath, olderThanMs = 60 * 60_000) {
+  const filters = encodeURIComponent(JSON.stringify({ label: ['gpucloud.node'] }));
+  const list = await dockerApi(socketPath, 'GET', `/containers/json?all=true&filters=${filters}`);
+  if (list.status !== 200) return 0;
+  let removed = 0;
+  for (const c of JSON.parse(list.body)) {
+    const node = c.Labels?.['gpucloud.node'] ?? '';
+    if (!node.startsWith('test-') || Date.now() - c.Created * 1000 < olderThanMs) continue;
+    const r = await dockerApi(socketPath, 'DELETE', `/containers/${c.Id}?force=true&v=true`);
+    if (r.status === 204 || r.status === 404) removed++;
+  }
+  return removed;
+}
+
 function socketFromDockerHost(value) {
   if (!value) return undefined;
   if (value.startsWith('unix://')) return value.slice('unix://'.length);
@@ -31,6 +65,40 @@ function socketFromDockerHost(value) {
 function which(bin) {
   const r = spawnSync('sh', ['-c', `command -v ${bin}`], { encoding: 'utf8' });
   return r.status === 0 ? r.stdout.trim() : undefined;
+}
+
+function ip(args) {
+  const r = spawnSync('ip', args, { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`ip ${args.join(' ')} failed: ${r.stderr.trim()}`);
+  return r.stdout;
+}
+
+/**
+ * A private engine gets a bridge and subnet of its own, never docker0: two engines on one
+ * machine (a developer's `npm start` and a clean clone's `npm test`, say) would otherwise hand
+ * out the same container addresses on the same bridge, and a published port would reach the
+ * other engine's container. The subnet is picked from 172.18-31.x.0/24 by the data folder's
+ * hash, skipping any already routed on this machine.
+ */
+function ensureBridge(rootHash) {
+  const name = `gpc${rootHash.slice(0, 10)}`;
+  const existing = spawnSync('ip', ['-o', '-4', 'addr', 'show', 'dev', name], { encoding: 'utf8' });
+  if (existing.status === 0 && /inet \d/.test(existing.stdout)) {
+    ip(['link', 'set', name, 'up']);
+    return name;
+  }
+  if (existing.status !== 0) ip(['link', 'add', 'name', name, 'type', 'bridge']);
+  const routes = ip(['-o', '-4', 'route', 'show']);
+  const seed = Number.parseInt(rootHash.slice(10, 14), 16);
+  for (let i = 0; i < 14 * 256; i++) {
+    const n = (seed + i) % (14 * 256);
+    const prefix = `172.${18 + Math.floor(n / 256)}.${n % 256}.`;
+    if (routes.includes(prefix) || routes.includes(`172.${18 + Math.floor(n / 256)}.0.0/16`)) continue;
+    ip(['addr', 'add', `${prefix}1/24`, 'dev', name]);
+    ip(['link', 'set', name, 'up']);
+    return name;
+  }
+  throw new Error('no free 172.18-31.x.0/24 subnet for the private Docker bridge');
 }
 
 /**
@@ -70,7 +138,9 @@ export async function ensureDockerEngine({ dataDir, log = console.log, allowPriv
   const out = openSync(logFile, 'a');
   // exec-root holds containerd sockets whose paths must stay short; one per data folder, so two
   // checkouts (a developer's and a clean clone) never share a containerd.
-  const execRoot = `/tmp/gpucloud-docker-${createHash('sha256').update(root).digest('hex').slice(0, 12)}`;
+  const rootHash = createHash('sha256').update(root).digest('hex');
+  const execRoot = `/tmp/gpucloud-docker-${rootHash.slice(0, 12)}`;
+  const bridge = ensureBridge(rootHash);
   const child = spawn(
     dockerd,
     [
@@ -80,6 +150,8 @@ export async function ensureDockerEngine({ dataDir, log = console.log, allowPriv
       execRoot,
       '--pidfile',
       path.join(root, 'dockerd.pid'),
+      '--bridge',
+      bridge,
       '-H',
       `unix://${privateSocket}`,
       '--log-level',

@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureBaseImage } from './base-image.mjs';
-import { ensureDockerEngine } from './docker-engine.mjs';
+import { ensureDockerEngine, removeStaleTestContainers } from './docker-engine.mjs';
 import { ensurePostgres } from './postgres.mjs';
 
 const dataDir = path.resolve(fileURLToPath(new URL('../../.data', import.meta.url)));
@@ -26,6 +26,7 @@ export async function provideTestServices(
     project.provide('databaseUrl', pg.url);
   }
   const engine = await ensureDockerEngine({ dataDir });
+  await removeStaleTestContainers(engine.socketPath);
   const image = process.env.GPUCLOUD_TEST_IMAGE ?? ensureBaseImage({ dockerHost: engine.dockerHost });
   project.provide('dockerHost', engine.dockerHost);
   project.provide('testImage', image);
