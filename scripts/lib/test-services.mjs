@@ -15,10 +15,13 @@ export async function provideTestServices(
 ) {
   const cleanups = [];
   if (postgres) {
+    // GPUCLOUD_TEST_PG=name:port gives a run its own embedded PostgreSQL, so two suites of one
+    // package can run at the same time without wiping each other's database.
+    const [ownName, ownPort] = (process.env.GPUCLOUD_TEST_PG ?? '').split(':');
     const pg = await ensurePostgres({
       dataDir,
-      name: pgName,
-      port: pgPort,
+      name: ownName || pgName,
+      port: ownPort ? Number(ownPort) : pgPort,
       database: 'postgres',
       fresh: !process.env.DATABASE_URL,
     });
