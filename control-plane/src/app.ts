@@ -21,6 +21,9 @@ import type { PurchaseService } from './modules/containers/purchase-service.js';
 import { containerAdminRoutes, containerRoutes } from './modules/containers/routes.js';
 import type { ContainersService } from './modules/containers/service.js';
 import { containerWsRoutes } from './modules/containers/ws-routes.js';
+import { mcpContainerRoutes } from './modules/mcp/routes.js';
+import { mcpServerRoutes } from './modules/mcp/server-routes.js';
+import type { McpService } from './modules/mcp/service.js';
 import { nodeAdminRoutes } from './modules/nodes/routes.js';
 import type { NodesService } from './modules/nodes/service.js';
 import type { UsersService } from './modules/users/service.js';
@@ -37,6 +40,7 @@ export interface AppDeps {
   containerConfig: ContainerConfigService;
   apps: AppsService;
   billing: Billing;
+  mcp: McpService;
   agents: AgentPool;
   webDist?: string | undefined;
   log: (message: string, err?: unknown) => void;
@@ -58,6 +62,8 @@ export function createApp(deps: AppDeps) {
     cloudProductRoutes(deps.products),
     containerRoutes(deps),
     appRoutes(deps.apps),
+    mcpContainerRoutes(deps.mcp),
+    mcpServerRoutes({ mcp: deps.mcp, apiKeys: deps.accounts.apiKeys, log: deps.log }),
     catalogueAdminRoutes(deps.catalogue),
     cloudProductAdminRoutes(deps.products),
     containerAdminRoutes(deps.containers),

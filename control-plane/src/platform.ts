@@ -20,6 +20,7 @@ import { ContainerConfigService } from './modules/containers/config-service.js';
 import { PurchaseService } from './modules/containers/purchase-service.js';
 import { ContainersRepository } from './modules/containers/repository.js';
 import { ContainersService } from './modules/containers/service.js';
+import { McpService } from './modules/mcp/service.js';
 import { NodesRepository } from './modules/nodes/repository.js';
 import { GPU_SAMPLE_BUCKET_MS, NodesService } from './modules/nodes/service.js';
 import { UsersRepository } from './modules/users/repository.js';
@@ -106,6 +107,15 @@ export function buildServices(config: Config, knex: Knex, log: Logger) {
     agents,
     secrets,
   });
+  const mcp = new McpService({
+    containers,
+    purchases,
+    containerConfig,
+    catalogue,
+    products,
+    agents,
+    balances: billing.account,
+  });
   return {
     agents,
     users,
@@ -120,6 +130,7 @@ export function buildServices(config: Config, knex: Knex, log: Logger) {
     containerConfig,
     apps,
     billing,
+    mcp,
   };
 }
 

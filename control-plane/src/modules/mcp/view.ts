@@ -1,0 +1,73 @@
+import type { ContainerView } from '../containers/view.js';
+import type { McpStatus } from './schema.js';
+
+/** A container as the MCP API shows it: the spec's fields plus what a client needs to connect. */
+export interface McpContainerView {
+  container_id: string;
+  name: string;
+  /** The catalogue image's name when one runs this image, else the image reference. */
+  image_name: string;
+  /** The image reference the container runs. */
+  image: string;
+  gpu_count: number;
+  gpu_type: string;
+  status: McpStatus;
+  /** The platform's finer status (starting, error, not_found, …). */
+  platform_status: string;
+  created_at: string;
+  started_at: string | null;
+  stopped_at: string | null;
+  region: string;
+  node_name: string;
+  ssh_server: string;
+  ssh_port: number | null;
+  ports: { name: string; container_port: number; host_port: number }[];
+  /** Price per GPU hour, in yuan. */
+  price: number;
+  total_cost: number;
+  no_gpu: boolean;
+  start_error: string | null;
+}
+
+/** The platform's statuses folded into the five of the MCP dashboard. */
+export function mcpStatus(status: string): McpStatus {
+  switch (status) {
+    case 'running':
+      return 'running';
+    case 'stopped':
+      return 'stopped';
+    case 'creating':
+    case 'starting':
+      return 'creating';
+    case 'deleted':
+      return 'deleted';
+    default:
+      // error, failed, not_found: the container cannot run as it is.
+      return 'failed';
+  }
+}
+
+export function mcpContainerView(c: ContainerView, imageName: (image: string) => string): McpContainerView {
+  return {
+    container_id: c.container_id,
+    name: c.name,
+    image_name: imageName(c.image_name),
+    image: c.image_name,
+    gpu_count: c.gpu_count,
+    gpu_type: c.gpu_type,
+    status: mcpStatus(c.status),
+    platform_status: c.status,
+    created_at: c.create_time,
+    started_at: c.start_time,
+    stopped_at: c.stopped_time,
+    region: c.region,
+    node_name: c.node_name,
+    ssh_server: c.ssh_server,
+    ssh_port: c.ssh_port,
+    ports: c.ports,
+    price: c.price,
+    total_cost: c.total_cost,
+    no_gpu: c.no_gpu,
+    start_error: c.start_error,
+  };
+}
