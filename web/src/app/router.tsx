@@ -84,7 +84,7 @@ export const routes: RouteObject[] = [
                   page('orders', '我的订单', () => import('./routes/orders')),
                   page('balance', '余额', () => import('./routes/balance')),
                   page('billing-records', '账单记录', () => import('./routes/billing-records')),
-                  planned('mcp', 'MCP 控制台'),
+                  page('mcp', 'MCP 控制台', () => import('./routes/mcp')),
                 ],
               },
               page('orders', '订单', () => import('./routes/orders')),

@@ -20,6 +20,7 @@ describe('user menu', () => {
       '/user/orders',
       '/user/balance',
       '/user/billing-records',
+      '/user/mcp',
     ]);
     expect(keys(true)).toContain('/admin');
   });

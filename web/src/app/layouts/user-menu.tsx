@@ -14,6 +14,7 @@ export function userMenuLinks(isAdmin: boolean): { to: string; label: string }[]
     { to: '/user/orders', label: '我的订单' },
     { to: '/user/balance', label: '余额' },
     { to: '/user/billing-records', label: '账单记录' },
+    { to: '/user/mcp', label: 'MCP 控制台' },
     ...(isAdmin ? [{ to: '/admin', label: '管理后台' }] : []),
   ];
 }

@@ -1,6 +1,7 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
+import { Link } from 'react-router-dom';
 import { useApiKeys } from '../api/get-api-keys';
 import { MAX_API_KEYS } from '../types';
 import { ApiKeyTable } from './api-key-table';
@@ -29,7 +30,8 @@ export function ApiKeysCard() {
       }
     >
       <Typography.Paragraph type="secondary">
-        在请求头 X-API-Key 中携带密钥即可调用 /api/mcp/ 接口。已创建 {total}/{MAX_API_KEYS} 个。
+        在请求头 X-API-Key 中携带密钥即可调用 /api/mcp/ 接口（MCP 服务地址 /api/mcp/server）。已创建 {total}/
+        {MAX_API_KEYS} 个。<Link to="/user/mcp">前往 MCP 控制台</Link>
       </Typography.Paragraph>
       {keys.isError ? (
         <Alert type="error" showIcon message="获取 API 密钥失败" style={{ marginBottom: 16 }} />

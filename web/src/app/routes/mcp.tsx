@@ -1,0 +1,5 @@
+import { McpPage } from '../../features/mcp/components/mcp-page';
+
+export function Component() {
+  return <McpPage />;
+}

@@ -1,0 +1,21 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import { type ListResponse, toList } from '../../../lib/list';
+import { pollInterval, type StatusFilter } from '../status';
+import type { McpContainer } from '../types';
+import { mcpKeys } from './query-keys';
+
+export async function getMcpContainers(status: StatusFilter, signal?: AbortSignal) {
+  const params = status === 'all' ? undefined : { status };
+  return toList(await api.get<ListResponse<McpContainer>>('/api/mcp/containers', { params, signal }));
+}
+
+export function useMcpContainers(status: StatusFilter) {
+  return useQuery({
+    queryKey: mcpKeys.containers(status),
+    queryFn: ({ signal }) => getMcpContainers(status, signal),
+    // The rows of the previous filter stay until the new ones arrive (no empty flash).
+    placeholderData: keepPreviousData,
+    refetchInterval: (query) => pollInterval((query.state.data?.items ?? []).map((c) => c.status)),
+  });
+}

@@ -1,0 +1,24 @@
+import { useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import { type ListResponse, toList } from '../../../lib/list';
+import type { McpServerOption } from '../types';
+import { mcpKeys } from './query-keys';
+
+/** The servers the create form offers: cloud products with status available. */
+export async function getAvailableServers(signal?: AbortSignal) {
+  const list = toList(
+    await api.get<ListResponse<McpServerOption>>('/api/cloud-products', {
+      params: { status: 'available' },
+      signal,
+    }),
+  );
+  return list.items.filter((p) => p.status === 'available');
+}
+
+export function useAvailableServers(enabled: boolean) {
+  return useQuery({
+    queryKey: mcpKeys.servers(),
+    queryFn: ({ signal }) => getAvailableServers(signal),
+    enabled,
+  });
+}
