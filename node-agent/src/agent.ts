@@ -5,6 +5,7 @@ import { agentServiceDefinition, type NodeAgentHandlers } from '@gpucloud/proto'
 import * as grpc from '@grpc/grpc-js';
 import { type AgentConfig, type AgentOptions, resolveConfig } from './config.js';
 import { ContainerService } from './containers/container-service.js';
+import type { OpenDockerStreams } from './docker/container-client.js';
 import { DockerodeContainerClient } from './docker/dockerode-container-client.js';
 import { dockerConnection } from './docker/dockerode-support.js';
 import type { GpuProbe } from './gpu/gpu-probe.js';
@@ -25,6 +26,8 @@ export interface RunningAgent {
   /** host:port to dial, e.g. 127.0.0.1:41234. */
   address: string;
   config: AgentConfig;
+  /** Streams open right now: streaming gRPC calls being served, and the Docker streams behind them. */
+  openStreams(): { calls: number; docker: OpenDockerStreams };
   /** Stops the server (in-flight calls get `graceMs` to finish) and every timer. */
   close(graceMs?: number): Promise<void>;
 }
@@ -91,6 +94,7 @@ export async function startAgent(options: AgentOptions, runtime: AgentRuntime = 
       portRange: config.portRange,
       simulatedGpus: gpus.simulated,
       defaultStopTimeoutSeconds: 10,
+      logLimits: config.logLimits,
     },
     ...(engineSocket ? { extraSocketPaths: [engineSocket] } : {}),
     log,
@@ -122,6 +126,7 @@ export async function startAgent(options: AgentOptions, runtime: AgentRuntime = 
     port,
     address: dialAddress(config.listen, port),
     config,
+    openStreams: () => ({ calls: deps.openStreams.size, docker: client.openStreams() }),
     close: (graceMs = 2000) => {
       closed ??= new Promise<void>((resolve) => {
         reconciler.stop();

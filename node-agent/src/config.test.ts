@@ -23,6 +23,7 @@ describe('agent settings', () => {
       portRange: { start: 30000, end: 39999 },
       volumeRoot: '/var/lib/gpucloud/volumes',
       heartbeatIntervalMs: 5000,
+      logLimits: { maxSize: '10m', maxFiles: 3 },
     });
     expect(config).not.toHaveProperty('tls');
     expect(config).not.toHaveProperty('simulateGpus');
@@ -76,6 +77,20 @@ describe('agent settings', () => {
       configFromCli({ argv: ['--token=t', '--config=f'], env: {}, readFile: () => '{"colour":"red"}' }),
     ).toThrow(/colour/);
     expect(() => configFromCli({ argv: ['--token=t', '--listen=nohost'], env: {} })).toThrow(/host:port/);
+  });
+
+  it('reads the json-file log limits and refuses nonsense', () => {
+    const config = configFromCli({
+      argv: ['--token=t', '--log-max-size', '512K'],
+      env: { AGENT_LOG_MAX_FILES: '5' },
+    });
+    expect(config !== 'help' && config.logLimits).toEqual({ maxSize: '512k', maxFiles: 5 });
+    for (const size of ['0', '10mb', '-1m', '']) {
+      expect(() => resolveConfig({ token: 't', logMaxSize: size })).toThrow(/log-max-size/);
+    }
+    for (const files of [0, 1.5, 101]) {
+      expect(() => resolveConfig({ token: 't', logMaxFiles: files })).toThrow(/log-max-files/);
+    }
   });
 
   it('answers --help', () => {

@@ -23,6 +23,13 @@ export interface TlsFiles {
   caFile?: string;
 }
 
+/** Docker's json-file limits of every container: at most `maxFiles` files of `maxSize` each. */
+export interface LogLimits {
+  /** Docker's size syntax: a number with k, m or g (`10m`). */
+  maxSize: string;
+  maxFiles: number;
+}
+
 export interface AgentConfig {
   /** host:port of the gRPC server; port 0 picks a free port. */
   listen: string;
@@ -47,6 +54,7 @@ export interface AgentConfig {
   heartbeatIntervalMs: number;
   /** How often the reconciler reports the labelled containers on WatchEvents streams. */
   reconcileIntervalMs: number;
+  logLimits: LogLimits;
 }
 
 /** What startAgent accepts: the token plus any setting to override (same names as AgentConfig). */
@@ -67,6 +75,10 @@ export interface AgentOptions {
   pullTimeoutMs?: number;
   heartbeatIntervalMs?: number;
   reconcileIntervalMs?: number;
+  /** Json-file size per container log file (`10m`). */
+  logMaxSize?: string;
+  /** Json-file files kept per container (rotated ones included). */
+  logMaxFiles?: number | string;
 }
 
 export class ConfigError extends Error {
@@ -85,6 +97,8 @@ export const DEFAULTS = {
   pullTimeoutMs: 30 * 60_000,
   heartbeatIntervalMs: 5_000,
   reconcileIntervalMs: 60_000,
+  logMaxSize: '10m',
+  logMaxFiles: 3,
 } as const;
 
 /** Flag name → environment variable. The JSON file uses the flag names (or camelCase). */
@@ -101,6 +115,8 @@ const SETTINGS = {
   'tls-key': 'AGENT_TLS_KEY',
   'tls-ca': 'AGENT_TLS_CA',
   'node-name': 'AGENT_NODE_NAME',
+  'log-max-size': 'AGENT_LOG_MAX_SIZE',
+  'log-max-files': 'AGENT_LOG_MAX_FILES',
 } as const;
 type SettingName = keyof typeof SETTINGS;
 const SETTING_NAMES = Object.keys(SETTINGS) as SettingName[];
@@ -121,6 +137,8 @@ Usage: gpucloud-agent --token <token> [options]
   --tls-key <file>            server key (AGENT_TLS_KEY)
   --tls-ca <file>             CA that client certificates must chain to (AGENT_TLS_CA)
   --node-name <name>          value of the gpucloud.node label (AGENT_NODE_NAME, default the hostname)
+  --log-max-size <size>       json-file log size per file of a container (AGENT_LOG_MAX_SIZE, default ${DEFAULTS.logMaxSize})
+  --log-max-files <n>         json-file log files kept per container (AGENT_LOG_MAX_FILES, default ${DEFAULTS.logMaxFiles})
   --config <file.json>        JSON file with the same keys (flags and environment win)
   --help
 `;
@@ -149,6 +167,17 @@ function checkListen(listen: string): string {
     throw new ConfigError(`--listen must be host:port (for example 0.0.0.0:50051), got "${listen}"`);
   }
   return listen;
+}
+
+export function parseLogLimits(maxSize: string, maxFiles: number | string): LogLimits {
+  if (!/^[1-9]\d{0,9}[kmg]?$/i.test(maxSize.trim())) {
+    throw new ConfigError(`--log-max-size must be a size like 10m, 512k or 1g, got "${maxSize}"`);
+  }
+  const files = Number(maxFiles);
+  if (!Number.isInteger(files) || files < 1 || files > 100) {
+    throw new ConfigError(`--log-max-files must be a whole number from 1 to 100, got "${maxFiles}"`);
+  }
+  return { maxSize: maxSize.trim().toLowerCase(), maxFiles: files };
 }
 
 function positive(name: string, value: number | undefined, fallback: number): number {
@@ -200,6 +229,10 @@ export function resolveConfig(options: AgentOptions): AgentConfig {
       'reconcileIntervalMs',
       options.reconcileIntervalMs,
       DEFAULTS.reconcileIntervalMs,
+    ),
+    logLimits: parseLogLimits(
+      options.logMaxSize ?? DEFAULTS.logMaxSize,
+      options.logMaxFiles ?? DEFAULTS.logMaxFiles,
     ),
   };
 }
@@ -286,6 +319,8 @@ export function configFromCli({
   set('portRange', pick('port-range'));
   set('volumeRoot', pick('volume-root'));
   set('nodeName', pick('node-name'));
+  set('logMaxSize', pick('log-max-size'));
+  set('logMaxFiles', pick('log-max-files'));
   if (tlsCert && tlsKey)
     set('tls', { certFile: tlsCert, keyFile: tlsKey, ...(tlsCa ? { caFile: tlsCa } : {}) });
   return resolveConfig(options);

@@ -38,15 +38,15 @@ describe('the dockerode container client', () => {
 
   it('stops following the logs when closed', async () => {
     const chunks: string[] = [];
-    const handle = await client.streamLogs(
-      dockerId,
-      { follow: true, tail: 'all', timestamps: false, sinceUnixSeconds: 0 },
-      (_s, data) => chunks.push(data.toString()),
+    const handle = await client.streamLogs(dockerId, { follow: true, tail: 'all', since: '' }, (message) =>
+      chunks.push(message.data.toString()),
     );
     await sleep(700);
-    expect(chunks.join('')).toContain('tick');
+    expect(chunks).toContain('tick\n');
+    expect(client.openStreams().logs).toBe(1);
     handle.close();
     await handle.done; // settles: the Docker stream is gone
+    expect(client.openStreams().logs).toBe(0);
     const count = chunks.length;
     await sleep(600);
     expect(chunks.length).toBe(count);

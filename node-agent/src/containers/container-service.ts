@@ -215,6 +215,7 @@ export class ContainerService {
       binds,
       nvidiaDeviceIds: simulatedGpus ? [] : spec.gpuDeviceIds,
       resources: spec.resources,
+      logLimits: this.deps.settings.logLimits,
     };
   }
 

@@ -1,4 +1,5 @@
 // The container use cases in the agent's terms (the rpc layer converts from and to proto).
+import type { LogLimits } from '../config.js';
 import type {
   ContainerStateName,
   PortMapping,
@@ -77,4 +78,5 @@ export interface ContainerServiceSettings {
   simulatedGpus: boolean;
   /** Seconds Docker waits between SIGTERM and SIGKILL when the request says 0. */
   defaultStopTimeoutSeconds: number;
+  logLimits: LogLimits;
 }

@@ -62,6 +62,8 @@ export interface ContainerDefinition {
   /** Real NVIDIA GPUs to request through DeviceRequests; empty = none. */
   nvidiaDeviceIds: string[];
   resources: ResourceLimits;
+  /** Json-file rotation: files of at most `maxSize` (`10m`), `maxFiles` of them. */
+  logLimits: { maxSize: string; maxFiles: number };
 }
 
 /** A container as Docker reports it, with the parts the agent reads. */
@@ -128,8 +130,25 @@ export interface LogOptions {
   follow: boolean;
   /** Lines from the end; 'all' for everything. */
   tail: number | 'all';
-  timestamps: boolean;
-  sinceUnixSeconds: number;
+  /** Docker's `since`: Unix seconds, optionally with nanoseconds (`1700000000.000000001`); '' = from the start. */
+  since: string;
+}
+
+/** One log message: a line, or a piece of a long one (Docker splits lines at 16 KiB). */
+export interface LogMessage {
+  stream: OutputStream;
+  /** Docker's RFC 3339 timestamp of the message; '' when the engine sent none (TTY containers). */
+  timestamp: string;
+  /** The timestamp in nanoseconds since the epoch; 0 without one. */
+  timeNs: bigint;
+  data: Buffer;
+}
+
+/** Docker streams the agent holds open right now, by kind (leak checks, diagnostics). */
+export interface OpenDockerStreams {
+  logs: number;
+  events: number;
+  consoles: number;
 }
 
 export interface EngineEvent {
@@ -188,10 +207,12 @@ export interface ContainerClient {
     command: string[],
     size: { cols: number; rows: number },
   ): Promise<InteractiveExec>;
+  /** Messages in the order Docker sends them (with timestamps, except for a TTY container). */
   streamLogs(
     ref: string,
     options: LogOptions,
-    onChunk: (stream: OutputStream, data: Buffer) => void,
+    onMessage: (message: LogMessage) => void,
   ): Promise<StreamHandle>;
   streamEvents(labelFilters: string[], onEvent: (event: EngineEvent) => void): Promise<StreamHandle>;
+  openStreams(): OpenDockerStreams;
 }

@@ -15,6 +15,7 @@ const definition: ContainerDefinition = {
   binds: [{ source: '/var/lib/gpucloud/volumes/u1/data', target: '/root/data', readOnly: true }],
   nvidiaDeviceIds: ['GPU-aaaa', 'GPU-bbbb'],
   resources: { memoryBytes: 64 * 1024 ** 3, nanoCpus: 8e9, pidsLimit: 4096, shmSizeBytes: 8 * 1024 ** 3 },
+  logLimits: { maxSize: '10m', maxFiles: 3 },
 };
 
 describe('the Docker create body', () => {
@@ -59,6 +60,7 @@ describe('the Docker create body', () => {
       PidsLimit: 4096,
       ShmSize: 8 * 1024 ** 3,
       RestartPolicy: { Name: 'unless-stopped' },
+      LogConfig: { Type: 'json-file', Config: { 'max-size': '10m', 'max-file': '3' } },
     });
     expect(JSON.stringify(host)).not.toContain('docker.sock');
   });

@@ -92,7 +92,13 @@ export function buildCreateOptions(definition: ContainerDefinition): ContainerCr
       SecurityOpt: [...SECURITY_OPT],
       RestartPolicy: { Name: 'unless-stopped' },
       // Bounded logs: a chatty training job must not fill the host's disk.
-      LogConfig: { Type: 'json-file', Config: { 'max-size': '50m', 'max-file': '3' } },
+      LogConfig: {
+        Type: 'json-file',
+        Config: {
+          'max-size': definition.logLimits.maxSize,
+          'max-file': String(definition.logLimits.maxFiles),
+        },
+      },
     },
   };
 }

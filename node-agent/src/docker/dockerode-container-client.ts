@@ -14,8 +14,9 @@ import type {
   EngineVersion,
   ExecResult,
   InteractiveExec,
+  LogMessage,
   LogOptions,
-  OutputStream,
+  OpenDockerStreams,
   PullProgress,
   RegistryCredentials,
   StreamHandle,
@@ -26,7 +27,6 @@ import {
   asRecord,
   collector,
   dockerConnection,
-  forwarder,
   openWithDeadline,
   streamDone,
   withDeadline,
@@ -34,6 +34,7 @@ import {
 import { detailsFromInspect, summaryFromList } from './inspect-mapping.js';
 import { consoleCommand, interactiveExec, newPidFile } from './interactive-exec.js';
 import { jsonLineSplitter } from './json-lines.js';
+import { logFrameSplitter, splitTimestamp } from './log-frames.js';
 
 export interface DockerodeClientOptions {
   /** unix:///path, a socket path, tcp://host:port, http(s)://host:port; undefined = /var/run/docker.sock. */
@@ -47,6 +48,7 @@ export interface DockerodeClientOptions {
 export class DockerodeContainerClient implements ContainerClient {
   private readonly docker: Docker;
   private readonly label: string;
+  private readonly open: OpenDockerStreams = { logs: 0, events: 0, consoles: 0 };
 
   constructor(private readonly options: DockerodeClientOptions) {
     const { options: dockerOptions, label } = dockerConnection(options.dockerHost);
@@ -292,6 +294,7 @@ export class DockerodeContainerClient implements ContainerClient {
       const duplex: Duplex = await created.start({ hijack: true, stdin: true, Tty: true });
       return { exec: created, stream: duplex };
     });
+    this.countOpen('consoles', stream);
     const session = interactiveExec({
       stream,
       resize: (cols, rows) =>
@@ -314,7 +317,7 @@ export class DockerodeContainerClient implements ContainerClient {
   async streamLogs(
     ref: string,
     options: LogOptions,
-    onChunk: (stream: OutputStream, data: Buffer) => void,
+    onMessage: (message: LogMessage) => void,
   ): Promise<StreamHandle> {
     const details = await this.inspectContainer(ref);
     if (!details) throw new AgentError('NOT_FOUND', `container ${ref} does not exist`);
@@ -324,8 +327,10 @@ export class DockerodeContainerClient implements ContainerClient {
         stderr: true,
         // Docker's default is every line.
         ...(options.tail === 'all' ? {} : { tail: options.tail }),
-        timestamps: options.timestamps,
-        since: options.sinceUnixSeconds,
+        // Timestamps let the reader drop what Docker sends twice; a TTY stream has no frames to
+        // tell where a timestamp starts, so it comes without.
+        timestamps: !details.tty,
+        ...(options.since ? { since: options.since } : {}),
         abortSignal,
       };
       const container = this.docker.getContainer(ref);
@@ -333,11 +338,17 @@ export class DockerodeContainerClient implements ContainerClient {
       // Without follow Docker answers with one buffer; stream it the same way.
       return Readable.from([await container.logs({ ...base, follow: false })]);
     });
+    this.countOpen('logs', stream);
     let closing = false;
     if (details.tty) {
-      stream.on('data', (chunk: Buffer) => onChunk('stdout', chunk));
+      stream.on('data', (chunk: Buffer) =>
+        onMessage({ stream: 'stdout', timestamp: '', timeNs: 0n, data: chunk }),
+      );
     } else {
-      this.docker.modem.demuxStream(stream, forwarder('stdout', onChunk), forwarder('stderr', onChunk));
+      stream.on(
+        'data',
+        logFrameSplitter((frame) => onMessage({ stream: frame.stream, ...splitTimestamp(frame.payload) })),
+      );
     }
     return {
       done: streamDone(stream, () => closing),
@@ -349,10 +360,28 @@ export class DockerodeContainerClient implements ContainerClient {
     };
   }
 
+  openStreams(): OpenDockerStreams {
+    return { ...this.open };
+  }
+
+  /** Counts a Docker stream as open until it has closed. */
+  private countOpen(kind: keyof OpenDockerStreams, stream: NodeJS.ReadableStream): void {
+    this.open[kind] += 1;
+    let counted = true;
+    const release = () => {
+      if (!counted) return;
+      counted = false;
+      this.open[kind] -= 1;
+    };
+    stream.on('close', release);
+    stream.on('error', release);
+  }
+
   async streamEvents(labelFilters: string[], onEvent: (event: EngineEvent) => void): Promise<StreamHandle> {
     const { stream, controller } = await this.openStream('subscribe to Docker events', (abortSignal) =>
       this.docker.getEvents({ filters: { type: ['container'], label: labelFilters }, abortSignal }),
     );
+    this.countOpen('events', stream);
     let closing = false;
     stream.on(
       'data',

@@ -2,7 +2,6 @@
 // Types only from dockerode; the runtime import stays in dockerode-container-client.ts.
 import { Writable } from 'node:stream';
 import type Docker from 'dockerode';
-import type { OutputStream } from './container-client.js';
 import { mapDockerError } from './docker-errors.js';
 
 export function dockerConnection(dockerHost: string | undefined): {
@@ -25,18 +24,6 @@ export function collector(chunks: Buffer[]): Writable {
   return new Writable({
     write(chunk: Buffer, _encoding, callback) {
       chunks.push(chunk);
-      callback();
-    },
-  });
-}
-
-export function forwarder(
-  stream: OutputStream,
-  onChunk: (stream: OutputStream, data: Buffer) => void,
-): Writable {
-  return new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      onChunk(stream, chunk);
       callback();
     },
   });

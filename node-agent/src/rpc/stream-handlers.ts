@@ -57,7 +57,7 @@ export function streamHandlers(deps: RpcDeps): Pick<NodeAgentHandlers, StreamMet
           timestamps: req.timestamps,
           sinceUnixMs: Number(req.sinceUnixMs) || 0,
         },
-        (stream, data) => {
+        ({ stream, data }) => {
           if (!cancelled) call.write({ stream: stream === 'stderr' ? 'STDERR' : 'STDOUT', data });
         },
       )
