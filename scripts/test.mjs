@@ -18,6 +18,10 @@ if (!existsSync('/usr/sbin/sshd'))
   missing.push('OpenSSH server (/usr/sbin/sshd) for the test image: apt-get install openssh-server');
 if (!existsSync('/bin/busybox') && !existsSync('/usr/bin/busybox'))
   missing.push('busybox for the test image: apt-get install busybox-static');
+if (!existsSync('/usr/bin/docker-registry'))
+  missing.push('docker-registry for the image pull tests: apt-get install docker-registry');
+if (!existsSync('/usr/bin/htpasswd'))
+  missing.push('htpasswd (/usr/bin/htpasswd) for the registry credentials: apt-get install apache2-utils');
 if (missing.length > 0) {
   console.error(`Cannot run the tests, missing:\n  - ${missing.join('\n  - ')}`);
   console.log('0 passed, 1 failed');

@@ -1,112 +1,141 @@
-// A minimal Docker registry (distribution API v2, read only) on 127.0.0.1 serving one local
-// image, with optional basic auth. Docker treats 127.0.0.0/8 registries as insecure (plain
-// HTTP) by default, so the engine can pull from it without any internet access.
-import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+// A real Docker registry on 127.0.0.1 for the pull tests: Debian's `docker-registry` package
+// (the CNCF distribution registry) with htpasswd basic auth, on a free port, storing under a
+// temporary folder. Docker treats 127.0.0.0/8 registries as insecure (plain HTTP) by default,
+// so the engine pushes and pulls without TLS and without the internet.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import { promisify } from 'node:util';
-import { gzipSync } from 'node:zlib';
 import type Docker from 'dockerode';
 
-const MANIFEST_TYPE = 'application/vnd.docker.distribution.manifest.v2+json';
+export const REGISTRY_BINARY = process.env.DOCKER_REGISTRY_BIN ?? '/usr/bin/docker-registry';
+const HTPASSWD_BINARY = '/usr/bin/htpasswd';
+
+export interface Credentials {
+  username: string;
+  password: string;
+}
 
 export interface LocalRegistry {
-  /** host:port */
+  /** 127.0.0.1:port */
   address: string;
+  /** Pushes a local image to `<address>/<repository>:<tag>` with the registry's credentials. */
+  push(docker: Docker, image: string, repository: string, tag: string): Promise<string>;
   close(): Promise<void>;
 }
 
-const sha256 = (data: Buffer) => `sha256:${createHash('sha256').update(data).digest('hex')}`;
-
-/** Serves `image` (present in the engine) as `<address>/<repository>:<tag>`. */
-export async function startLocalRegistry(
-  docker: Docker,
-  image: string,
-  repository: string,
-  tag: string,
-  credentials?: { username: string; password: string },
-): Promise<LocalRegistry> {
-  const work = await fs.mkdtemp(path.join(os.tmpdir(), 'gpucloud-registry-'));
-  const tarFile = path.join(work, 'image.tar');
-  await pipeline(await docker.getImage(image).get(), createWriteStream(tarFile));
-  await promisify(execFile)('tar', ['-xf', tarFile, '-C', work]);
-  const saved: unknown = JSON.parse(await fs.readFile(path.join(work, 'manifest.json'), 'utf8'));
-  const entry = (saved as Array<{ Config: string; Layers: string[] }>)[0];
-  if (!entry) throw new Error('docker save wrote no manifest');
-
-  const blobs = new Map<string, Buffer>();
-  const config = await fs.readFile(path.join(work, entry.Config));
-  blobs.set(sha256(config), config);
-  const layers = [];
-  for (const layerFile of entry.Layers) {
-    const gz = gzipSync(await fs.readFile(path.join(work, layerFile)), { level: 1 });
-    blobs.set(sha256(gz), gz);
-    layers.push({
-      mediaType: 'application/vnd.docker.image.rootfs.diff.tar.gzip',
-      size: gz.length,
-      digest: sha256(gz),
-    });
+/** Fails with what to install when a prerequisite is missing: these tests never skip. */
+function requireBinaries(): void {
+  const missing = [
+    existsSync(REGISTRY_BINARY) ? '' : `${REGISTRY_BINARY} (apt-get install docker-registry)`,
+    existsSync(HTPASSWD_BINARY) ? '' : `${HTPASSWD_BINARY} (apt-get install apache2-utils)`,
+  ].filter(Boolean);
+  if (missing.length > 0) {
+    throw new Error(`The registry tests need a real registry; missing: ${missing.join(', ')}`);
   }
-  await fs.rm(work, { recursive: true, force: true });
-  const manifest = Buffer.from(
-    JSON.stringify({
-      schemaVersion: 2,
-      mediaType: MANIFEST_TYPE,
-      config: {
-        mediaType: 'application/vnd.docker.container.image.v1+json',
-        size: config.length,
-        digest: sha256(config),
-      },
-      layers,
-    }),
-  );
-  const expectedAuth = credentials
-    ? `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}`
-    : undefined;
+}
 
-  const server = http.createServer((req, res) => {
-    res.setHeader('Docker-Distribution-API-Version', 'registry/2.0');
-    if (expectedAuth && req.headers.authorization !== expectedAuth) {
-      res.writeHead(401, {
-        'WWW-Authenticate': 'Basic realm="gpucloud-test"',
-        'Content-Type': 'application/json',
-      });
-      res.end(JSON.stringify({ errors: [{ code: 'UNAUTHORIZED', message: 'authentication required' }] }));
-      return;
-    }
-    const send = (body: Buffer, type: string, digest: string) => {
-      res.writeHead(200, {
-        'Content-Type': type,
-        'Content-Length': body.length,
-        'Docker-Content-Digest': digest,
-      });
-      res.end(req.method === 'HEAD' ? undefined : body);
-    };
-    const url = req.url ?? '';
-    if (url === '/v2/' || url === '/v2') {
-      res.writeHead(200, { 'Content-Type': 'application/json' });
-      res.end('{}');
-      return;
-    }
-    const m = /^\/v2\/(.+)\/(manifests|blobs)\/([^/?]+)/.exec(url);
-    if (m?.[1] === repository && m[2] === 'manifests' && (m[3] === tag || m[3] === sha256(manifest))) {
-      return send(manifest, MANIFEST_TYPE, sha256(manifest));
-    }
-    const blob = m?.[1] === repository && m[2] === 'blobs' && m[3] ? blobs.get(m[3]) : undefined;
-    if (blob && m?.[3]) return send(blob, 'application/octet-stream', m[3]);
-    res.writeHead(404, { 'Content-Type': 'application/json' });
-    res.end(JSON.stringify({ errors: [{ code: 'MANIFEST_UNKNOWN', message: 'not here' }] }));
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+}
+
+async function waitUntilServing(address: string, child: ChildProcess, output: () => string): Promise<void> {
+  const until = Date.now() + 15_000;
+  for (;;) {
+    if (child.exitCode !== null) {
+      throw new Error(`docker-registry exited with ${child.exitCode}:\n${output()}`);
+    }
+    try {
+      // Without credentials the API root answers 401: the registry is up and checks auth.
+      const res = await fetch(`http://${address}/v2/`);
+      if (res.status === 401) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > until) throw new Error(`docker-registry did not start on ${address}:\n${output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function pushImage(docker: Docker, ref: string, credentials: Credentials, address: string) {
+  const stream = await docker.getImage(ref).push({ authconfig: { ...credentials, serveraddress: address } });
+  const events = await new Promise<Array<{ error?: string }>>((resolve, reject) =>
+    docker.modem.followProgress(stream, (err: Error | null, result: Array<{ error?: string }>) =>
+      err ? reject(err) : resolve(result),
+    ),
+  );
+  const failed = events.find((e) => e.error);
+  if (failed) throw new Error(`pushing ${ref} failed: ${failed.error}`);
+}
+
+export async function startLocalRegistry(credentials: Credentials): Promise<LocalRegistry> {
+  requireBinaries();
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'gpucloud-registry-'));
+  const htpasswd = execFileSync(HTPASSWD_BINARY, ['-Bbn', credentials.username, credentials.password], {
+    encoding: 'utf8',
+  });
+  await fs.writeFile(path.join(dir, 'htpasswd'), htpasswd);
+  const address = `127.0.0.1:${await freePort()}`;
+  await fs.writeFile(
+    path.join(dir, 'config.yml'),
+    [
+      'version: 0.1',
+      'log:',
+      '  level: warn',
+      '  accesslog:',
+      '    disabled: true',
+      'storage:',
+      '  filesystem:',
+      `    rootdirectory: ${path.join(dir, 'data')}`,
+      'http:',
+      `  addr: ${address}`,
+      'auth:',
+      '  htpasswd:',
+      '    realm: gpucloud-test',
+      `    path: ${path.join(dir, 'htpasswd')}`,
+      '',
+    ].join('\n'),
+  );
+  const child = spawn(REGISTRY_BINARY, ['serve', path.join(dir, 'config.yml')], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const collect = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-4000);
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  const close = async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    await fs.rm(dir, { recursive: true, force: true });
+  };
+  try {
+    await waitUntilServing(address, child, () => output);
+  } catch (err) {
+    await close();
+    throw err;
+  }
   return {
-    address: `127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    address,
+    push: async (docker, image, repository, tag) => {
+      const ref = `${address}/${repository}:${tag}`;
+      await docker.getImage(image).tag({ repo: `${address}/${repository}`, tag });
+      await pushImage(docker, ref, credentials, address);
+      return ref;
+    },
+    close,
   };
 }

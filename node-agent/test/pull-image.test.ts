@@ -1,6 +1,6 @@
 import type { PullImageProgress__Output, PullImageRequest } from '@gpucloud/proto';
 import * as grpc from '@grpc/grpc-js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createRequest, RUN_LABEL, startTestAgent, type TestAgent, testSpec } from './helpers.js';
 import { type LocalRegistry, startLocalRegistry } from './local-registry.js';
 
@@ -19,15 +19,16 @@ function pull(
   });
 }
 
-describe('pulling images from a registry', () => {
+describe('pulling images from a registry with credentials (Debian docker-registry)', () => {
   let t: TestAgent;
   let registry: LocalRegistry;
   const tag = `v${Date.now().toString(36)}`;
   let ref: string;
   let auth: { serverAddress: string; username: string; password: string };
+  let setupError: unknown;
 
-  beforeAll(async () => {
-    t = await startTestAgent();
+  const setUp = async () => {
+    registry = await startLocalRegistry(CREDENTIALS);
     // An image with a layer the engine does not have yet, so the pull really downloads.
     const source = `gpucloud/pullsource:${tag}`;
     const builder = await t.docker.createContainer({
@@ -39,10 +40,22 @@ describe('pulling images from a registry', () => {
     await builder.wait();
     await builder.commit({ repo: 'gpucloud/pullsource', tag });
     await builder.remove({ force: true });
-    registry = await startLocalRegistry(t.docker, source, 'gpucloud/pulltest', tag, CREDENTIALS);
-    await t.docker.getImage(source).remove({ force: true });
-    ref = `${registry.address}/gpucloud/pulltest:${tag}`;
+    ref = await registry.push(t.docker, source, 'gpucloud/pulltest', tag);
+    // Neither name stays in the engine: the agent's pull has to fetch the layers.
+    await t.docker.getImage(ref).remove();
+    await t.docker.getImage(source).remove();
     auth = { serverAddress: registry.address, ...CREDENTIALS };
+  };
+  beforeAll(async () => {
+    t = await startTestAgent();
+    setupError = await setUp().then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+  });
+  // A missing registry (package not installed) fails every test with the reason; never a skip.
+  beforeEach(() => {
+    if (setupError) throw setupError;
   });
   afterAll(async () => {
     await t?.close();
@@ -53,10 +66,21 @@ describe('pulling images from a registry', () => {
     await registry?.close();
   });
 
-  it('refuses the pull with wrong credentials', async () => {
-    const { error } = await pull(t, { image: ref, auth: { ...auth, password: 'wrong' } });
+  it('refuses the pull without credentials, saying why', async () => {
+    const { progress, error } = await pull(t, { image: ref });
     expect(error?.code).toBe(grpc.status.FAILED_PRECONDITION);
-    expect(error?.details).toMatch(/unauthorized|authentication/i);
+    expect(error?.details).toMatch(/镜像拉取失败/);
+    expect(error?.details).toMatch(/no basic auth credentials|unauthorized|authentication required/i);
+    expect(progress.some((p) => p.done)).toBe(false);
+  });
+
+  it('refuses the pull with wrong credentials, saying why, and leaves no image', async () => {
+    const { progress, error } = await pull(t, { image: ref, auth: { ...auth, password: 'wrong' } });
+    expect(error?.code).toBe(grpc.status.FAILED_PRECONDITION);
+    expect(error?.details).toMatch(/镜像拉取失败/);
+    expect(error?.details).toMatch(/unauthorized|authentication required/i);
+    expect(progress.some((p) => p.done)).toBe(false);
+    await expect(t.docker.getImage(ref).inspect()).rejects.toMatchObject({ statusCode: 404 });
   });
 
   it('streams the progress of a pull with credentials and ends with done', async () => {
@@ -67,7 +91,8 @@ describe('pulling images from a registry', () => {
     const last = progress.at(-1);
     expect(last?.done).toBe(true);
     expect(progress.filter((p) => p.done)).toHaveLength(1);
-    await t.docker.getImage(ref).inspect();
+    const image = await t.docker.getImage(ref).inspect();
+    expect(image.RepoTags).toContain(ref);
   });
 
   it('pulls a missing image with the request credentials when creating a container', async () => {
