@@ -1,9 +1,10 @@
-// Access to a started container: the root password through chpasswd and the user's SSH keys
-// in /root/.ssh/authorized_keys, both fed on stdin of a docker exec. User input never becomes
-// part of a command line.
+// Access to a started container: the root password through chpasswd, the user's SSH keys in
+// /root/.ssh/authorized_keys and the password as Jupyter's token (jupyter-access.ts), all fed on
+// stdin of a docker exec. User input never becomes part of a command line.
 import { randomInt } from 'node:crypto';
 import type { ContainerClient } from '../docker/container-client.js';
 import { failedPrecondition } from '../errors.js';
+import { writeJupyterConfig } from './jupyter-access.js';
 
 const WRITE_KEYS_SCRIPT =
   'umask 077 && mkdir -p /root/.ssh && chmod 700 /root/.ssh && cat > /root/.ssh/authorized_keys && chmod 600 /root/.ssh/authorized_keys';
@@ -30,14 +31,18 @@ export async function writeAuthorizedKeys(
   }
 }
 
+export interface Access {
+  rootPassword: string;
+  authorizedKeys: string[];
+  /** The container exposes Jupyter: the password is its token too. */
+  jupyter?: boolean;
+}
+
 /** Applies what a start asks for; keys first, so a failing chpasswd still leaves key login working. */
-export async function applyAccess(
-  client: ContainerClient,
-  ref: string,
-  access: { rootPassword: string; authorizedKeys: string[] },
-): Promise<void> {
+export async function applyAccess(client: ContainerClient, ref: string, access: Access): Promise<void> {
   if (access.authorizedKeys.length > 0) await writeAuthorizedKeys(client, ref, access.authorizedKeys);
   if (access.rootPassword) await setRootPassword(client, ref, access.rootPassword);
+  if (access.rootPassword && access.jupyter) await writeJupyterConfig(client, ref, access.rootPassword);
 }
 
 const LOWER = 'abcdefghijkmnpqrstuvwxyz';

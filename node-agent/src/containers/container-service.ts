@@ -23,7 +23,8 @@ import {
 import { AgentError, errorMessage, failedPrecondition, notFound } from '../errors.js';
 import { type GpuProbe, matchGpus } from '../gpu/gpu-probe.js';
 import type { VolumeStore } from '../volumes/volume-store.js';
-import { applyAccess, generatePassword, setRootPassword } from './container-access.js';
+import { type Access, applyAccess, generatePassword, setRootPassword } from './container-access.js';
+import { exposesJupyter, jupyterEnv, writeJupyterConfig } from './jupyter-access.js';
 import { KeyedLock } from './keyed-lock.js';
 import { checkAuthorizedKeys, checkContainerId, checkPassword, validateSpec } from './spec-validation.js';
 import type {
@@ -193,19 +194,23 @@ export class ContainerService {
   definition(
     spec: ContainerSpecInput,
     binds: BindMount[],
-    options: { image: string; generation: number; env?: string[] },
+    options: { image: string; generation: number; env?: string[]; rootPassword?: string },
   ): ContainerDefinition {
     const { simulatedGpus, nodeName } = this.deps.settings;
     const userEnv = options.env ?? Object.entries(spec.env).map(([k, v]) => `${k}=${v}`);
     // Always set explicitly: a CUDA image's own NVIDIA_VISIBLE_DEVICES=all must never apply.
     const visible = spec.gpuDeviceIds.length > 0 ? spec.gpuDeviceIds.join(',') : 'void';
+    const agentEnv = [`NVIDIA_VISIBLE_DEVICES=${visible}`];
+    if (exposesJupyter(spec.ports)) {
+      // A recreate (no password at hand) keeps the token env it had; the config folder is current.
+      const kept = options.rootPassword ? [] : userEnv.filter((e) => /^JUPYTER_(TOKEN|PASSWORD)=/.test(e));
+      agentEnv.push(...kept, ...jupyterEnv(options.rootPassword ?? ''));
+    }
+    const agentKeys = new Set(agentEnv.map((e) => e.slice(0, e.indexOf('='))));
     return {
       name: containerName(spec.containerId),
       image: options.image,
-      env: [
-        ...userEnv.filter((e) => !e.startsWith('NVIDIA_VISIBLE_DEVICES=')),
-        `NVIDIA_VISIBLE_DEVICES=${visible}`,
-      ],
+      env: [...userEnv.filter((e) => !agentKeys.has(e.slice(0, e.indexOf('=')))), ...agentEnv],
       labels: managedLabels(
         { ...spec, node: nodeName, image: spec.image, generation: options.generation },
         spec.labels,
@@ -235,10 +240,7 @@ export class ContainerService {
   }
 
   /** Starts and sets up access; returns the start error text instead of throwing. */
-  private async startAndSetUp(
-    ref: string,
-    access: { rootPassword: string; authorizedKeys: string[] },
-  ): Promise<string> {
+  private async startAndSetUp(ref: string, access: Access): Promise<string> {
     try {
       await this.client.startContainer(ref);
     } catch (err) {
@@ -261,9 +263,10 @@ export class ContainerService {
     spec: ContainerSpecInput,
     input: CreateContainerInput,
   ): Promise<ManagedContainer> {
-    const access = {
+    const access: Access = {
       rootPassword: input.rootPassword ? checkPassword(input.rootPassword) : '',
       authorizedKeys: checkAuthorizedKeys(input.authorizedKeys),
+      jupyter: exposesJupyter(spec.ports),
     };
     const binds = await this.resolveBinds(spec.ownerId, spec.mounts);
     if (await this.client.inspectContainer(containerName(spec.containerId))) {
@@ -273,7 +276,7 @@ export class ContainerService {
     await this.checkGpus(spec.containerId, spec.gpuDeviceIds, input.start);
     await this.ensureImage(spec.image, input.registryAuth);
     const dockerId = await this.client.createContainer(
-      this.definition(spec, binds, { image: spec.image, generation: 0 }),
+      this.definition(spec, binds, { image: spec.image, generation: 0, rootPassword: access.rootPassword }),
     );
     let startError = '';
     try {
@@ -304,13 +307,14 @@ export class ContainerService {
     access: { rootPassword: string; authorizedKeys: string[] },
   ): Promise<ManagedContainer> {
     const details = await this.get(containerId);
+    const jupyter = exposesJupyter(details.ports);
     await this.checkGpus(containerId, gpusFromLabel(details.labels[LABELS.gpus]), true);
     try {
       await this.client.startContainer(details.dockerId);
     } catch (err) {
       throw startFailure(err);
     }
-    await applyAccess(this.client, details.dockerId, access);
+    await applyAccess(this.client, details.dockerId, { ...access, jupyter });
     return this.inspect(containerId);
   }
 
@@ -348,6 +352,7 @@ export class ContainerService {
       throw failedPrecondition(`容器未运行, 无法重置密码 (container is ${details.state}; start it first)`);
     }
     await setRootPassword(this.client, details.dockerId, chosen);
+    if (exposesJupyter(details.ports)) await writeJupyterConfig(this.client, details.dockerId, chosen);
     return chosen;
   }
 
