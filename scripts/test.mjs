@@ -22,6 +22,8 @@ if (!existsSync('/usr/bin/docker-registry'))
   missing.push('docker-registry for the image pull tests: apt-get install docker-registry');
 if (!existsSync('/usr/bin/htpasswd'))
   missing.push('htpasswd (/usr/bin/htpasswd) for the registry credentials: apt-get install apache2-utils');
+if (!existsSync('/usr/bin/openssl'))
+  missing.push('openssl (/usr/bin/openssl) for the agent TLS tests: apt-get install openssl');
 if (missing.length > 0) {
   console.error(`Cannot run the tests, missing:\n  - ${missing.join('\n  - ')}`);
   console.log('0 passed, 1 failed');
