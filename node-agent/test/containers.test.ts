@@ -16,6 +16,20 @@ import {
 
 const MIB = 1024 * 1024;
 const KEY = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl alice@laptop';
+/** Linux capability numbers (linux/capability.h) of the capabilities the agent keeps. */
+const CAP_NUMBERS: Record<string, number> = {
+  CHOWN: 0,
+  DAC_OVERRIDE: 1,
+  FOWNER: 3,
+  FSETID: 4,
+  KILL: 5,
+  SETGID: 6,
+  SETUID: 7,
+  SETPCAP: 8,
+  NET_BIND_SERVICE: 10,
+  SYS_CHROOT: 18,
+  AUDIT_WRITE: 29,
+};
 const CAPS = [
   'CHOWN',
   'DAC_OVERRIDE',
@@ -142,6 +156,35 @@ describe('containers on the real Docker engine', () => {
       expect.objectContaining({ Type: 'bind', Source: source, Destination: '/workspace/data', RW: true }),
     ]);
     expect(JSON.stringify(info.Mounts)).not.toContain('docker.sock');
+  });
+
+  it('enforces the hardening inside the running container', async () => {
+    const status = await execIn(t, created.dockerId, 'cat /proc/1/status; echo; cat /proc/self/status');
+    // Every process, the exec'd shell included: no new privileges, only the listed capabilities.
+    expect(status.match(/^NoNewPrivs:\s+(\d)$/gm)).toEqual(['NoNewPrivs:\t1', 'NoNewPrivs:\t1']);
+    const mask = CAPS.reduce((m, cap) => m | (1n << BigInt(CAP_NUMBERS[cap] ?? 63)), 0n);
+    const capabilities = status.match(/^Cap(Bnd|Eff|Prm):\s+[0-9a-f]+$/gm) ?? [];
+    expect(capabilities).toHaveLength(6);
+    for (const line of capabilities) {
+      expect(BigInt(`0x${line.split(/\s+/)[1]}`)).toBe(mask);
+    }
+    const limits = await execIn(
+      t,
+      created.dockerId,
+      // cgroup v2, else v1
+      'cat /sys/fs/cgroup/pids.max 2>/dev/null || cat /sys/fs/cgroup/pids/pids.max; ' +
+        'cat /sys/fs/cgroup/memory.max 2>/dev/null || cat /sys/fs/cgroup/memory/memory.limit_in_bytes; ' +
+        "df -k /dev/shm | awk 'NR==2 {print $2}'",
+    );
+    expect(limits.trim().split('\n')).toEqual(['4096', String(512 * MIB), String((256 * MIB) / 1024)]);
+    // Not privileged: no mounts, no network admin, no raw devices; and no Docker socket anywhere.
+    const refused = await execIn(
+      t,
+      created.dockerId,
+      'mount -t tmpfs none /mnt 2>/dev/null && echo mounted; ip link add dummy0 type dummy 2>/dev/null && echo linked; ' +
+        'ls /dev/sda /dev/mem 2>/dev/null; ls /var/run/docker.sock /run/docker.sock 2>/dev/null; echo done',
+    );
+    expect(refused.trim()).toBe('done');
   });
 
   it('sets the root password with chpasswd and writes the SSH keys', async () => {

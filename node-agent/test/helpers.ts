@@ -16,7 +16,7 @@ import {
 import * as grpc from '@grpc/grpc-js';
 import Docker from 'dockerode';
 import { inject } from 'vitest';
-import { type AgentOptions, type RunningAgent, startAgent } from '../src/index.js';
+import { type AgentOptions, type AgentRuntime, type RunningAgent, startAgent } from '../src/index.js';
 
 export const RUN_LABEL = 'gpucloud-test.run';
 
@@ -52,7 +52,10 @@ export function newClient(address: string): NodeAgentClient {
   return new NodeAgent(address, grpc.credentials.createInsecure());
 }
 
-export async function startTestAgent(overrides: Partial<AgentOptions> = {}): Promise<TestAgent> {
+export async function startTestAgent(
+  overrides: Partial<AgentOptions> = {},
+  runtime: Omit<AgentRuntime, 'log'> = {},
+): Promise<TestAgent> {
   const token = randomBytes(16).toString('hex');
   const volumeRoot = await fs.mkdtemp(path.join(os.tmpdir(), 'gpucloud-volumes-'));
   const agent = await startAgent(
@@ -67,7 +70,7 @@ export async function startTestAgent(overrides: Partial<AgentOptions> = {}): Pro
       dockerTimeoutMs: 20_000,
       ...overrides,
     },
-    { log: () => undefined },
+    { log: () => undefined, ...runtime },
   );
   const client = newClient(agent.address);
   const docker = testDocker();
