@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs (or upgrades) the gpucloud node agent on a GPU host. Safe to re-run: it keeps the
-# existing token and configuration, refreshes the code and restarts the service.
+# token, keeps every setting not given again on the command line, refreshes the code and
+# restarts the service.
 #
 #   sudo ./deploy/agent/install.sh --public-host gpu1.example.com [--node-name gpu1]
 #        [--listen 0.0.0.0:50051] [--port-range 30000-39999] [--simulate-gpus 8xRTX4090]
@@ -9,15 +10,23 @@
 # Run it from a checkout of the repository. It needs Node.js >= 20.19, Docker, and on GPU hosts
 # the NVIDIA driver and the NVIDIA Container Toolkit (>= 1.17.8; older releases have known
 # container escapes, and the agent marks such a host unsafe).
+#
+# Ops guide: deploy/agent/README.md. For packaging and tests: GPUCLOUD_INSTALL_ROOT=DIR writes
+# every file under DIR instead of / (their contents still name the final paths; no root needed),
+# and SYSTEMCTL, NPM and DOCKER name the programs to run instead of systemctl, npm and docker.
 set -euo pipefail
 
+ROOT="${GPUCLOUD_INSTALL_ROOT:-}"
 PREFIX=/opt/gpucloud
 CONF_DIR=/etc/gpucloud
 DATA_DIR=/var/lib/gpucloud
 UNIT=/etc/systemd/system/gpucloud-agent.service
+SYSTEMCTL="${SYSTEMCTL:-systemctl}"
+NPM="${NPM:-npm}"
+DOCKER="${DOCKER:-docker}"
 SRC="$(cd "$(dirname "$0")/../.." && pwd)"
 
-public_host=""; node_name="$(hostname -s)"; listen="0.0.0.0:50051"; port_range="30000-39999"
+public_host=""; node_name=""; listen=""; port_range=""
 simulate=""; tls_cert=""; tls_key=""; tls_ca=""; uninstall=0
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -30,30 +39,35 @@ while [ $# -gt 0 ]; do
     --tls-key) tls_key="$2"; shift 2 ;;
     --tls-ca) tls_ca="$2"; shift 2 ;;
     --uninstall) uninstall=1; shift ;;
-    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
     *) echo "unknown option: $1" >&2; exit 2 ;;
   esac
 done
 
-[ "$(id -u)" -eq 0 ] || { echo "run as root (sudo)" >&2; exit 1; }
+fail() { echo "error: $*" >&2; exit 1; }
+
+[ -n "$ROOT" ] || [ "$(id -u)" -eq 0 ] || fail "run as root (sudo)"
 
 if [ "$uninstall" -eq 1 ]; then
-  systemctl disable --now gpucloud-agent 2>/dev/null || true
-  rm -f "$UNIT"; systemctl daemon-reload 2>/dev/null || true
-  rm -rf "$PREFIX"
+  "$SYSTEMCTL" disable --now gpucloud-agent 2>/dev/null || true
+  rm -f "$ROOT$UNIT"; "$SYSTEMCTL" daemon-reload 2>/dev/null || true
+  rm -rf "$ROOT$PREFIX"
   echo "gpucloud-agent removed. Kept: $CONF_DIR (token, config) and $DATA_DIR (user volumes)."
   echo "Containers keep running; remove the node in the admin console first to destroy them."
   exit 0
 fi
 
-fail() { echo "error: $*" >&2; exit 1; }
-
 command -v node >/dev/null || fail "Node.js is not installed (need >= 20.19)"
 node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(a>20||(a===20&&b>=19)?0:1)' \
   || fail "Node.js $(node --version) is too old (need >= 20.19)"
-command -v docker >/dev/null || fail "Docker is not installed"
-docker info >/dev/null 2>&1 || fail "the Docker engine is not running (systemctl start docker)"
+command -v "$DOCKER" >/dev/null || fail "Docker is not installed (apt-get install docker.io, or Docker CE)"
+"$DOCKER" info >/dev/null 2>&1 || fail "the Docker engine is not running (systemctl start docker)"
 
+# A re-run without --simulate-gpus keeps the simulated GPUs of the existing config.
+existing="$ROOT$CONF_DIR/agent.json"
+if [ -z "$simulate" ] && [ -f "$existing" ]; then
+  simulate="$(node -e 'const c=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8")); process.stdout.write(c["simulate-gpus"]||"")' "$existing")"
+fi
 if [ -z "$simulate" ]; then
   command -v nvidia-smi >/dev/null || fail "nvidia-smi not found: install the NVIDIA driver, or pass --simulate-gpus for a test host"
   nvidia-smi -L >/dev/null || fail "nvidia-smi cannot talk to the driver"
@@ -62,43 +76,70 @@ if [ -z "$simulate" ]; then
   if [ "$(printf '%s\n1.17.8\n' "$toolkit" | sort -V | head -1)" != "1.17.8" ]; then
     echo "warning: NVIDIA Container Toolkit $toolkit is older than 1.17.8: the node will be marked unsafe and get no GPU work" >&2
   fi
-  docker info 2>/dev/null | grep -qi 'nvidia' || echo "warning: Docker has no nvidia runtime registered (nvidia-ctk runtime configure --runtime=docker)" >&2
+  "$DOCKER" info 2>/dev/null | grep -qi 'nvidia' || echo "warning: Docker has no nvidia runtime registered (nvidia-ctk runtime configure --runtime=docker)" >&2
 fi
-[ -n "$public_host" ] || public_host="$(hostname -f)"
 
-mkdir -p "$PREFIX" "$CONF_DIR" "$DATA_DIR/volumes"
-chmod 700 "$CONF_DIR"
+mkdir -p "$ROOT$PREFIX" "$ROOT$CONF_DIR" "$ROOT$DATA_DIR/volumes" "$(dirname "$ROOT$UNIT")"
+chmod 700 "$ROOT$CONF_DIR"
 
 # Code: the repository's packages needed by the agent, installed from the registry.
-rm -rf "$PREFIX/proto" "$PREFIX/node-agent"
-cp -a "$SRC/package.json" "$SRC/package-lock.json" "$SRC/tsconfig.base.json" "$SRC/proto" "$SRC/node-agent" "$PREFIX/"
-rm -rf "$PREFIX/node-agent/node_modules" "$PREFIX/node-agent/test"
+rm -rf "$ROOT$PREFIX/proto" "$ROOT$PREFIX/node-agent"
+cp -a "$SRC/package.json" "$SRC/package-lock.json" "$SRC/tsconfig.base.json" "$SRC/proto" "$SRC/node-agent" "$ROOT$PREFIX/"
+rm -rf "$ROOT$PREFIX/node-agent/node_modules" "$ROOT$PREFIX/node-agent/test" "$ROOT$PREFIX/proto/node_modules"
+rm -f "$ROOT$PREFIX"/node-agent/test-results.json "$ROOT$PREFIX"/proto/test-results.json
 node -e '
   const fs = require("fs"); const f = process.argv[1]; const p = JSON.parse(fs.readFileSync(f));
   p.workspaces = ["proto", "node-agent"]; delete p.devDependencies; fs.writeFileSync(f, JSON.stringify(p, null, 2));
-' "$PREFIX/package.json"
-(cd "$PREFIX" && npm install --omit=dev --no-audit --no-fund >/dev/null)
+' "$ROOT$PREFIX/package.json"
+(cd "$ROOT$PREFIX" && "$NPM" install --omit=dev --no-audit --no-fund >/dev/null)
 
 # Token: generated once, kept across upgrades.
-if [ ! -f "$CONF_DIR/agent.env" ]; then
-  umask 077
-  echo "AGENT_TOKEN=$(node -e 'console.log(require("crypto").randomBytes(24).toString("hex"))')" > "$CONF_DIR/agent.env"
+if [ ! -f "$ROOT$CONF_DIR/agent.env" ]; then
+  (umask 077 && echo "AGENT_TOKEN=$(node -e 'console.log(require("crypto").randomBytes(24).toString("hex"))')" > "$ROOT$CONF_DIR/agent.env")
 fi
 
-cfg="{\"listen\":\"$listen\",\"public-host\":\"$public_host\",\"port-range\":\"$port_range\",\"volume-root\":\"$DATA_DIR/volumes\",\"node-name\":\"$node_name\""
-[ -n "$simulate" ] && cfg="$cfg,\"simulate-gpus\":\"$simulate\""
-[ -n "$tls_cert" ] && cfg="$cfg,\"tls-cert\":\"$tls_cert\",\"tls-key\":\"$tls_key\""
-[ -n "$tls_ca" ] && cfg="$cfg,\"tls-ca\":\"$tls_ca\""
-echo "$cfg}" > "$CONF_DIR/agent.json"
+# Settings: the ones given now, else the existing file's, else the defaults. Written by node so
+# that no value can break the JSON.
+hostname_full="$(hostname -f 2>/dev/null || hostname)"
+hostname_short="$(hostname -s 2>/dev/null || hostname)"
+GIVEN_LISTEN="$listen" GIVEN_PUBLIC_HOST="$public_host" GIVEN_PORT_RANGE="$port_range" \
+GIVEN_NODE_NAME="$node_name" GIVEN_SIMULATE="$simulate" GIVEN_TLS_CERT="$tls_cert" GIVEN_TLS_KEY="$tls_key" \
+GIVEN_TLS_CA="$tls_ca" DEFAULT_PUBLIC_HOST="$hostname_full" DEFAULT_NODE_NAME="$hostname_short" \
+VOLUME_ROOT="$DATA_DIR/volumes" node -e '
+  const fs = require("fs");
+  const file = process.argv[1];
+  const env = process.env;
+  const old = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, "utf8")) : {};
+  const pick = (key, given, fallback) => given || old[key] || fallback;
+  const cfg = {
+    ...old,
+    listen: pick("listen", env.GIVEN_LISTEN, "0.0.0.0:50051"),
+    "public-host": pick("public-host", env.GIVEN_PUBLIC_HOST, env.DEFAULT_PUBLIC_HOST),
+    "port-range": pick("port-range", env.GIVEN_PORT_RANGE, "30000-39999"),
+    "volume-root": pick("volume-root", "", env.VOLUME_ROOT),
+    "node-name": pick("node-name", env.GIVEN_NODE_NAME, env.DEFAULT_NODE_NAME),
+  };
+  for (const [key, given] of [["simulate-gpus", env.GIVEN_SIMULATE], ["tls-cert", env.GIVEN_TLS_CERT],
+      ["tls-key", env.GIVEN_TLS_KEY], ["tls-ca", env.GIVEN_TLS_CA]]) {
+    if (given) cfg[key] = given;
+  }
+  if (Boolean(cfg["tls-cert"]) !== Boolean(cfg["tls-key"])) {
+    console.error("error: TLS needs both --tls-cert and --tls-key");
+    process.exit(1);
+  }
+  fs.writeFileSync(file, JSON.stringify(cfg, null, 2) + "\n", { mode: 0o600 });
+' "$ROOT$CONF_DIR/agent.json"
 
-install -m 0644 "$SRC/deploy/agent/gpucloud-agent.service" "$UNIT"
-systemctl daemon-reload
-systemctl enable gpucloud-agent >/dev/null
-systemctl restart gpucloud-agent
+install -m 0644 "$SRC/deploy/agent/gpucloud-agent.service" "$ROOT$UNIT"
+"$SYSTEMCTL" daemon-reload
+"$SYSTEMCTL" enable gpucloud-agent >/dev/null
+"$SYSTEMCTL" restart gpucloud-agent
 
-. "$CONF_DIR/agent.env"
+# shellcheck disable=SC1091
+. "$ROOT$CONF_DIR/agent.env"
+registered_host="$(node -e 'const c=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8")); process.stdout.write(c["public-host"]+":"+c.listen.split(":").pop())' "$ROOT$CONF_DIR/agent.json")"
 echo
 echo "gpucloud-agent is running. Register it in the admin console (管理后台 → 节点 → 添加节点):"
-echo "  gRPC 地址: $public_host:${listen##*:}"
+echo "  gRPC 地址: $registered_host"
 echo "  令牌:      $AGENT_TOKEN"
 echo "Logs: journalctl -u gpucloud-agent -f"

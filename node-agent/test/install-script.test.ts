@@ -1,0 +1,202 @@
+// deploy/agent/install.sh run for real into a temporary root (GPUCLOUD_INSTALL_ROOT), against
+// the test Docker engine; only systemctl and npm are replaced by recorders, since the test has
+// no systemd and installs no packages.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { configFromCli } from '../src/config.js';
+
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
+const SCRIPT = path.join(REPO, 'deploy/agent/install.sh');
+const fixture = (name: string) => path.join(REPO, 'node-agent/test/fixtures/nvidia-smi', name);
+
+interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+describe('deploy/agent/install.sh', () => {
+  let work: string;
+  let stubs: string;
+
+  const run = (root: string, args: string[], env: Record<string, string> = {}): Run => {
+    const result = spawnSync('bash', [SCRIPT, ...args], {
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        GPUCLOUD_INSTALL_ROOT: root,
+        SYSTEMCTL: path.join(stubs, 'systemctl'),
+        NPM: path.join(stubs, 'npm'),
+        DOCKER_HOST: inject('dockerHost'),
+        RECORD: path.join(root, 'calls.log'),
+        ...env,
+      },
+      timeout: 60_000,
+    });
+    return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  };
+  const read = (root: string, file: string) => readFileSync(path.join(root, file), 'utf8');
+  const calls = (root: string) => (existsSync(path.join(root, 'calls.log')) ? read(root, 'calls.log') : '');
+  const newRoot = async (name: string) => {
+    const root = path.join(work, name);
+    await fs.mkdir(root);
+    return root;
+  };
+
+  beforeAll(async () => {
+    work = await fs.mkdtemp(path.join(os.tmpdir(), 'gpucloud-install-'));
+    stubs = path.join(work, 'stubs');
+    await fs.mkdir(stubs);
+    // Recorders: what the script asked systemd and npm to do, in order.
+    await fs.writeFile(path.join(stubs, 'systemctl'), '#!/bin/sh\necho "systemctl $*" >> "$RECORD"\n', {
+      mode: 0o755,
+    });
+    await fs.writeFile(path.join(stubs, 'npm'), '#!/bin/sh\necho "npm $* in $PWD" >> "$RECORD"\n', {
+      mode: 0o755,
+    });
+    // A GPU host's tools, printing what a Tesla T4 host with toolkit 1.16.1 printed.
+    const gpuBin = path.join(work, 'gpu-bin');
+    await fs.mkdir(gpuBin);
+    await fs.writeFile(
+      path.join(gpuBin, 'nvidia-smi'),
+      `#!/bin/sh\nif [ "$1" = -L ]; then echo "GPU 0: Tesla T4"; else cat '${fixture('tesla-t4__580.82.07__nvidia-smi.txt')}'; fi\n`,
+      { mode: 0o755 },
+    );
+    await fs.writeFile(
+      path.join(gpuBin, 'nvidia-ctk'),
+      `#!/bin/sh\ncat '${fixture('nvidia-ctk__1.16.1__version.txt')}'\n`,
+      { mode: 0o755 },
+    );
+  });
+  afterAll(async () => {
+    if (work) await fs.rm(work, { recursive: true, force: true });
+  });
+
+  it('installs: code, config, token and unit; enables and starts the service; safe to run again', async () => {
+    const root = await newRoot('host');
+    const first = run(root, [
+      '--public-host',
+      'gpu1.example.com',
+      '--node-name',
+      'gpu1',
+      '--simulate-gpus',
+      '8xRTX4090',
+      '--tls-cert',
+      '/etc/gpucloud/tls/agent.crt',
+      '--tls-key',
+      '/etc/gpucloud/tls/agent.key',
+    ]);
+    expect(first.stderr).toBe('');
+    expect(first.status).toBe(0);
+
+    const config = JSON.parse(read(root, 'etc/gpucloud/agent.json'));
+    expect(config).toEqual({
+      listen: '0.0.0.0:50051',
+      'public-host': 'gpu1.example.com',
+      'port-range': '30000-39999',
+      'volume-root': '/var/lib/gpucloud/volumes',
+      'node-name': 'gpu1',
+      'simulate-gpus': '8xRTX4090',
+      'tls-cert': '/etc/gpucloud/tls/agent.crt',
+      'tls-key': '/etc/gpucloud/tls/agent.key',
+    });
+    const envFile = read(root, 'etc/gpucloud/agent.env');
+    const token = /^AGENT_TOKEN=([0-9a-f]{48})\n$/.exec(envFile)?.[1] ?? '';
+    expect(token).not.toBe('');
+    expect(statSync(path.join(root, 'etc/gpucloud/agent.env')).mode & 0o777).toBe(0o600);
+    expect(statSync(path.join(root, 'etc/gpucloud')).mode & 0o777).toBe(0o700);
+    // The agent itself accepts the file it will be started with.
+    const parsed = configFromCli({
+      argv: ['--config', path.join(root, 'etc/gpucloud/agent.json')],
+      env: { AGENT_TOKEN: token },
+    });
+    expect(parsed !== 'help' && parsed.tls).toEqual({
+      certFile: '/etc/gpucloud/tls/agent.crt',
+      keyFile: '/etc/gpucloud/tls/agent.key',
+    });
+
+    expect(read(root, 'etc/systemd/system/gpucloud-agent.service')).toBe(
+      readFileSync(path.join(REPO, 'deploy/agent/gpucloud-agent.service'), 'utf8'),
+    );
+    expect(existsSync(path.join(root, 'opt/gpucloud/node-agent/src/main.ts'))).toBe(true);
+    expect(existsSync(path.join(root, 'opt/gpucloud/proto/agent/v1/agent.proto'))).toBe(true);
+    expect(existsSync(path.join(root, 'opt/gpucloud/node-agent/test'))).toBe(false);
+    const pkg = JSON.parse(read(root, 'opt/gpucloud/package.json'));
+    expect(pkg.workspaces).toEqual(['proto', 'node-agent']);
+    expect(pkg.devDependencies).toBeUndefined();
+    expect(existsSync(path.join(root, 'var/lib/gpucloud/volumes'))).toBe(true);
+    const once = [
+      `npm install --omit=dev --no-audit --no-fund in ${path.join(root, 'opt/gpucloud')}`,
+      'systemctl daemon-reload',
+      'systemctl enable gpucloud-agent',
+      'systemctl restart gpucloud-agent',
+    ];
+    expect(calls(root).trim().split('\n')).toEqual(once);
+    expect(first.stdout).toContain('gpu1.example.com:50051');
+    expect(first.stdout).toContain(token);
+
+    // An upgrade without options: same token, same settings, the service restarted again.
+    const second = run(root, []);
+    expect(second.status).toBe(0);
+    expect(read(root, 'etc/gpucloud/agent.env')).toBe(envFile);
+    expect(JSON.parse(read(root, 'etc/gpucloud/agent.json'))).toEqual(config);
+    expect(calls(root).trim().split('\n')).toEqual([...once, ...once]);
+
+    // A setting given again replaces only itself.
+    expect(run(root, ['--port-range', '31000-31999']).status).toBe(0);
+    expect(JSON.parse(read(root, 'etc/gpucloud/agent.json'))).toEqual({
+      ...config,
+      'port-range': '31000-31999',
+    });
+    expect(read(root, 'etc/gpucloud/agent.env')).toBe(envFile);
+
+    // Uninstall: code and unit go; token, config and the users' volumes stay.
+    const removed = run(root, ['--uninstall']);
+    expect(removed.status).toBe(0);
+    expect(existsSync(path.join(root, 'opt/gpucloud'))).toBe(false);
+    expect(existsSync(path.join(root, 'etc/systemd/system/gpucloud-agent.service'))).toBe(false);
+    expect(read(root, 'etc/gpucloud/agent.env')).toBe(envFile);
+    expect(existsSync(path.join(root, 'var/lib/gpucloud/volumes'))).toBe(true);
+    expect(calls(root)).toContain('systemctl disable --now gpucloud-agent');
+  });
+
+  it('refuses when Docker is missing or its engine is not running, writing nothing', async () => {
+    const root = await newRoot('no-docker');
+    const missing = run(root, ['--simulate-gpus', '1xT4'], { DOCKER: path.join(work, 'no-such-docker') });
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toMatch(/Docker is not installed/);
+    const stopped = run(root, ['--simulate-gpus', '1xT4'], {
+      DOCKER_HOST: `unix://${path.join(work, 'no-engine.sock')}`,
+    });
+    expect(stopped.status).toBe(1);
+    expect(stopped.stderr).toMatch(/Docker engine is not running/);
+    expect(await fs.readdir(root)).toEqual([]);
+  });
+
+  it('on a GPU host, refuses without the NVIDIA driver and warns about an unsafe toolkit', async () => {
+    const root = await newRoot('gpu-host');
+    // The PATH without any folder that holds an nvidia-smi (a developer's GPU machine).
+    const withoutDriver = (process.env.PATH ?? '')
+      .split(':')
+      .filter((dir) => !existsSync(path.join(dir, 'nvidia-smi')))
+      .join(':');
+    const noDriver = run(root, ['--public-host', 'gpu2.example.com'], { PATH: withoutDriver });
+    expect(noDriver.status).toBe(1);
+    expect(noDriver.stderr).toMatch(/nvidia-smi not found/);
+    expect(await fs.readdir(root)).toEqual([]);
+
+    const oldToolkit = run(root, ['--public-host', 'gpu2.example.com'], {
+      PATH: `${path.join(work, 'gpu-bin')}:${process.env.PATH ?? ''}`,
+    });
+    expect(oldToolkit.status).toBe(0);
+    expect(oldToolkit.stderr).toMatch(
+      /Toolkit 1\.16\.1 is older than 1\.17\.8: the node will be marked unsafe/,
+    );
+    expect(JSON.parse(read(root, 'etc/gpucloud/agent.json'))).not.toHaveProperty('simulate-gpus');
+  });
+});
