@@ -26,6 +26,8 @@ import { mcpServerRoutes } from './modules/mcp/server-routes.js';
 import type { McpService } from './modules/mcp/service.js';
 import { nodeAdminRoutes } from './modules/nodes/routes.js';
 import type { NodesService } from './modules/nodes/service.js';
+import { storageRoutes } from './modules/storage/routes.js';
+import type { StorageService } from './modules/storage/service.js';
 import type { UsersService } from './modules/users/service.js';
 
 export interface AppDeps {
@@ -39,6 +41,7 @@ export interface AppDeps {
   purchases: PurchaseService;
   containerConfig: ContainerConfigService;
   apps: AppsService;
+  storage: StorageService;
   billing: Billing;
   mcp: McpService;
   agents: AgentPool;
@@ -64,6 +67,7 @@ export function createApp(deps: AppDeps) {
     appRoutes(deps.apps),
     mcpContainerRoutes(deps.mcp),
     mcpServerRoutes({ mcp: deps.mcp, apiKeys: deps.accounts.apiKeys, log: deps.log }),
+    storageRoutes(deps.storage),
     catalogueAdminRoutes(deps.catalogue),
     cloudProductAdminRoutes(deps.products),
     containerAdminRoutes(deps.containers),

@@ -31,6 +31,8 @@ export interface Config extends AccountSettings, BillingSettings {
   monitorSyncIntervalMs: number;
   /** Heartbeat interval asked of the agents. */
   heartbeatIntervalMs: number;
+  /** Storage per user, all volumes together (GB); the spec's 50 when unset. */
+  storageQuotaGb?: number | undefined;
 }
 
 function parseKey(value: string | undefined): Buffer {
@@ -93,6 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     nodeOfflineAfterMs: int(env.NODE_OFFLINE_AFTER_MS, 30_000),
     monitorSyncIntervalMs: int(env.MONITOR_SYNC_INTERVAL_MS, 10_000),
     heartbeatIntervalMs: int(env.HEARTBEAT_INTERVAL_MS, 5_000),
+    storageQuotaGb: env.STORAGE_QUOTA_GB ? Number(env.STORAGE_QUOTA_GB) : undefined,
     ...accountSettingsFromEnv(env),
     ...billingSettingsFromEnv(env),
   };

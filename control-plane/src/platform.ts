@@ -23,6 +23,8 @@ import { ContainersService } from './modules/containers/service.js';
 import { McpService } from './modules/mcp/service.js';
 import { NodesRepository } from './modules/nodes/repository.js';
 import { GPU_SAMPLE_BUCKET_MS, NodesService } from './modules/nodes/service.js';
+import { VolumesRepository } from './modules/storage/repository.js';
+import { StorageService } from './modules/storage/service.js';
 import { UsersRepository } from './modules/users/repository.js';
 import { UsersService } from './modules/users/service.js';
 
@@ -63,9 +65,18 @@ export function buildServices(config: Config, knex: Knex, log: Logger) {
   });
   const { auth } = accounts;
   const containersRepo = new ContainersRepository(knex);
+  const volumesRepo = new VolumesRepository(knex);
   const nodes = new NodesService(new NodesRepository(knex), agents, {
     allocatedGpuIndices: (nodeId) => containersRepo.allocatedGpuIndices(nodeId),
     activeContainerCount: (nodeId) => containersRepo.activeCount(nodeId),
+    volumeCount: (nodeId) => volumesRepo.countOnNode(nodeId),
+  });
+  const storage = new StorageService({
+    repo: volumesRepo,
+    nodes,
+    agents,
+    quotaBytes: config.storageQuotaGb === undefined ? undefined : config.storageQuotaGb * 1024 ** 3,
+    log,
   });
   const catalogueRepo = new CatalogueRepository(knex);
   const catalogue = new CatalogueService(catalogueRepo, {
@@ -84,6 +95,7 @@ export function buildServices(config: Config, knex: Knex, log: Logger) {
     users,
     agents,
     secrets,
+    storage,
     log,
     billing: billing.containerHooks,
   });
@@ -96,6 +108,7 @@ export function buildServices(config: Config, knex: Knex, log: Logger) {
     users,
     agents,
     secrets,
+    storage,
     log,
     billing: billing.containerHooks,
   });
@@ -106,6 +119,7 @@ export function buildServices(config: Config, knex: Knex, log: Logger) {
     allocator,
     agents,
     secrets,
+    storage,
   });
   const mcp = new McpService({
     containers,
@@ -129,6 +143,7 @@ export function buildServices(config: Config, knex: Knex, log: Logger) {
     purchases,
     containerConfig,
     apps,
+    storage,
     billing,
     mcp,
   };

@@ -61,13 +61,15 @@ interface OwnedResource {
 const RESOURCES: OwnedResource[] = [
   {
     name: 'container',
-    routes: /^\/api\/containers\/:id(\/|$)/,
+    // The console's routes and the MCP API's (/api/mcp/containers) address the same containers.
+    routes: /^\/api\/(mcp\/)?containers\/:id(\/|$)/,
     websockets: ['/api/containers/ws/:id/logs', '/api/containers/ws/:id/console'],
     bodies: {
       'POST /api/containers/:id/ports': { ports: [15001] },
       'POST /api/containers/:id/mounts': { mounts: [{ source: 'data', target: '/data' }] },
       'POST /api/containers/:id/reset-password': { password: 'Another-pass-123' },
       'POST /api/containers/:id/renew': { duration: 1, payment_method: 'balance' },
+      'POST /api/mcp/containers/:id/reset-password': { password: 'Another-pass-123' },
     },
     async create(owner) {
       const res = await owner.request<{ container_id: string }>(
@@ -164,6 +166,25 @@ const RESOURCES: OwnedResource[] = [
     snapshot: (id) =>
       cp
         .knex('coupons')
+        .where({ id: Number(id) })
+        .first(),
+  },
+  {
+    name: 'storage volume',
+    routes: /^\/api\/storage\/volumes\/:id(\/|$)/,
+    bodies: { 'PUT /api/storage/volumes/:id/rename': { new_name: 'taken' } },
+    async create(owner) {
+      const res = await owner.request<{ id: number }>('POST', '/api/storage/volumes', {
+        name: 'acl',
+        path: '/acl',
+        node_id: market.nodeId,
+      });
+      if (res.status !== 201) throw new Error(`volume failed: ${JSON.stringify(res.body)}`);
+      return String(res.body.id);
+    },
+    snapshot: (id) =>
+      cp
+        .knex('volumes')
         .where({ id: Number(id) })
         .first(),
   },

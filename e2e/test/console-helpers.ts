@@ -78,8 +78,13 @@ export async function firstProduct(api: ApiClient): Promise<ProductSummary> {
   return product;
 }
 
-/** Buys an hourly Base instance through the API; returns its id. */
-export async function buyBaseInstance(api: ApiClient, name: string, gpuCount: number): Promise<string> {
+/** Buys an hourly Base instance through the API (`extra` adds fields such as mounts); returns its id. */
+export async function buyBaseInstance(
+  api: ApiClient,
+  name: string,
+  gpuCount: number,
+  extra: Record<string, unknown> = {},
+): Promise<string> {
   const product = await firstProduct(api);
   const base = await baseFramework(api);
   const purchase = await api.request<{ container_id: string; started: boolean; detail?: string }>(
@@ -94,6 +99,7 @@ export async function buyBaseInstance(api: ApiClient, name: string, gpuCount: nu
       billing_type: 'hourly',
       duration: 1,
       total_price: Math.round(product.price * 100 * gpuCount) / 100,
+      ...extra,
     },
   );
   if (purchase.status !== 201 || !purchase.body.started) {

@@ -104,7 +104,9 @@ describe('container actions in the browser', () => {
     await waitStatus('运行中');
   });
 
-  it('checks the mount dialog and reports the server’s answer', async () => {
+  it('checks the mount dialog and saves a mount of the user’s volume for the next start', async () => {
+    const volume = await api.request('POST', '/api/storage/volumes', { name: 'mydata', path: '/data' });
+    expect(volume.status).toBe(201);
     await more('修改挂载');
     const dialog = page.getByRole('dialog', { name: /修改挂载/ });
     await dialog.getByRole('button', { name: '添加挂载点' }).click();
@@ -115,12 +117,20 @@ describe('container actions in the browser', () => {
     await dialog.getByLabel('挂载点1目标路径').fill('data');
     await dialog.getByText('挂载点目标路径必须以 / 开头').waitFor();
     await dialog.getByLabel('挂载点1目标路径').fill('/data');
+    await dialog.getByLabel('挂载点1源路径').fill('nosuch');
+    await dialog.getByText('该节点上没有这个存储卷').waitFor();
     await dialog.getByRole('button', { name: '保存' }).click();
-    // Without the storage module no volume exists yet, so the server refuses the source.
-    await page
-      .locator('.ant-message-notice-content', { hasText: /^更新挂载点失败：|^挂载点已更新，重启生效！$/ })
-      .waitFor();
-    await dialog.getByRole('button', { name: '取消' }).click();
+    await toast(page, '更新挂载点失败：存储卷 nosuch 不存在').waitFor();
+    await dialog.getByLabel('挂载点1源路径').fill('mydata');
+    await dialog.getByText('存储卷：actions_user-mydata').waitFor();
+    await dialog.getByRole('button', { name: '保存' }).click();
+    await toast(page, '挂载点已更新，重启生效！').waitFor();
+    await dialog.waitFor({ state: 'detached' });
+    await more('修改挂载');
+    const again = page.getByRole('dialog', { name: /修改挂载/ });
+    await again.getByText('待重启生效').waitFor();
+    await again.getByText('actions_user-mydata → /data').first().waitFor();
+    await again.getByRole('button', { name: '取消' }).click();
   });
 
   it('streams the logs', async () => {
@@ -168,6 +178,9 @@ describe('container actions in the browser', () => {
     await waitStatus('运行中');
     await row().getByText('无卡模式', { exact: true }).waitFor();
     expect((await other.request('DELETE', `/api/containers/${hog}`)).status).toBe(200);
+    // The mount saved earlier took effect with this start.
+    const { host, port, password } = await connection();
+    expect(await sshExec({ host, port, password, command: 'grep -c " /data " /proc/mounts' })).toContain('1');
   });
 
   it('destroys it after confirmation', async () => {

@@ -40,10 +40,11 @@ describe('the purchase dialog in the browser', () => {
   it('enforces the form rules and shows the price with the discount as 折', async () => {
     const api = await registerUser(platform, 'buyer_rules');
     const { page, context } = await signedInContext(browser, platform, api, { username: 'buyer_rules' });
-    // Storage volumes come with a later module; one stand-in volume lets the mount rules be exercised.
-    await page.route('**/api/storage/volumes', (route) =>
-      route.fulfill({ json: { items: [{ id: 1, name: 'datasets' }], total: 1 } }),
-    );
+    const volume = await api.request('POST', '/api/storage/volumes', {
+      name: 'datasets',
+      path: '/root/datasets',
+    });
+    expect(volume.status).toBe(201);
     const dialog = await openDialog(page);
 
     // Memory and disk are fixed texts; the confirm button waits for the terms.
@@ -100,7 +101,9 @@ describe('the purchase dialog in the browser', () => {
 
     // Mounts: complete pairs whose target is an absolute path of safe characters.
     await dialog.getByRole('button', { name: '添加挂载点' }).click();
-    await pickOption(page, dialog, '挂载点1存储卷', 'datasets');
+    await pickOption(page, dialog, '挂载点1存储卷', 'buyer_rules-datasets');
+    // The target starts as the volume's own path.
+    expect(await dialog.getByLabel('挂载点1挂载路径').inputValue()).toBe('/root/datasets');
     await dialog.getByLabel('挂载点1挂载路径').fill('');
     await confirm.click();
     await shows(dialog, '请完善所有挂载点配置');

@@ -12,6 +12,7 @@ import {
   type ReconfigureContainerRequest,
   type StartContainerRequest,
   type StreamLogsRequest,
+  type Volume__Output,
   type WatchEventsRequest,
 } from '@gpucloud/proto';
 import * as grpc from '@grpc/grpc-js';
@@ -191,6 +192,35 @@ export class AgentClient {
       {},
     );
     return res.ports;
+  }
+
+  createVolume(ownerId: string, name: string): Promise<Volume__Output> {
+    return this.unary(
+      'CreateVolume',
+      this.client.CreateVolume as Unary<{ ownerId: string; name: string }, Volume__Output>,
+      { ownerId, name },
+    );
+  }
+
+  /** False when the node had no such volume. */
+  async deleteVolume(ownerId: string, name: string): Promise<boolean> {
+    const res = await this.unary(
+      'DeleteVolume',
+      this.client.DeleteVolume as Unary<{ ownerId: string; name: string }, { deleted: boolean }>,
+      { ownerId, name },
+    );
+    return res.deleted;
+  }
+
+  /** One owner's volumes on the node with their measured sizes. */
+  async listVolumes(ownerId: string, timeoutMs?: number): Promise<Volume__Output[]> {
+    const res = await this.unary(
+      'ListVolumes',
+      this.client.ListVolumes as Unary<{ ownerId: string }, { volumes: Volume__Output[] }>,
+      { ownerId },
+      timeoutMs,
+    );
+    return res.volumes;
   }
 
   /** Server stream of log chunks; cancel the returned call to stop it. */

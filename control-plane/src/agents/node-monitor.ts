@@ -130,6 +130,7 @@ export class NodeMonitor {
       // An event may come from a container that has since been replaced (a reconfigure
       // recreates it under the same platform id): ask Docker for the state now.
       const id = event.container.containerId;
+      const observedAt = new Date();
       let status: ReturnType<typeof statusFromAgent>;
       try {
         status = statusFromAgent(await this.agents.get(node).inspectContainer(id));
@@ -137,29 +138,36 @@ export class NodeMonitor {
         if (!(err instanceof AgentCallError && err.code === grpc.status.NOT_FOUND)) throw err;
         status = 'not_found';
       }
-      await this.containers.applyAgentState(id, status);
+      await this.containers.applyAgentState(id, status, observedAt);
     } else if (event.gpuSample) {
       await this.nodes.recordGpuSample(node.id, event.gpuSample);
     } else if (event.reconcile) {
-      await this.applyReport(node, event.reconcile.containers);
+      // When the agent listed them (its clock), never later than now (ours).
+      const listedAt = Number(event.reconcile.timeUnixMs) || Date.now();
+      await this.applyReport(node, event.reconcile.containers, new Date(Math.min(listedAt, Date.now())));
     }
   }
 
   /** After a (re)connection: refresh the inventory and take Docker's word on each container. */
   private async reconcile(node: NodeRow): Promise<void> {
     await this.nodes.refresh(node);
-    await this.applyReport(node, await this.agents.get(node).listContainers());
+    const observedAt = new Date();
+    await this.applyReport(node, await this.agents.get(node).listContainers(), observedAt);
   }
 
   /**
    * Docker is the truth: rows follow what the agent reports, rows whose container vanished
    * become not_found, and labelled containers without a row are recorded for admins.
    */
-  private async applyReport(node: NodeRow, reported: ContainerInfo__Output[]): Promise<void> {
+  private async applyReport(
+    node: NodeRow,
+    reported: ContainerInfo__Output[],
+    observedAt: Date,
+  ): Promise<void> {
     const byId = new Map(reported.map((c) => [c.containerId, c]));
     for (const row of await this.containers.liveOnNode(node.id)) {
       const info = byId.get(row.id);
-      await this.containers.applyAgentState(row.id, info ? statusFromAgent(info) : 'not_found');
+      await this.containers.applyAgentState(row.id, info ? statusFromAgent(info) : 'not_found', observedAt);
     }
     const known = new Set(await this.containers.knownIdsOnNode(node.id));
     const found = await this.nodes.recordUnknownContainers(node.id, reported, known);

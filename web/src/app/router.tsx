@@ -6,8 +6,6 @@ import { RouteError } from './routes/route-error';
 
 export interface RouteHandle {
   title?: string;
-  /** Specified but not built yet (a '功能开发中' placeholder). */
-  planned?: boolean;
 }
 
 type LazyRoute = NonNullable<RouteObject['lazy']>;
@@ -15,12 +13,6 @@ type LazyRoute = NonNullable<RouteObject['lazy']>;
 function page(path: string, title: string, lazy: LazyRoute): RouteObject {
   const handle: RouteHandle = { title };
   return { path, handle, lazy };
-}
-
-/** A route that is specified but not built yet: renders '功能开发中' inside its shell. */
-function planned(path: string, title: string): RouteObject {
-  const handle: RouteHandle = { title, planned: true };
-  return { path, handle, lazy: () => import('./routes/planned') };
 }
 
 /**
@@ -80,7 +72,7 @@ export const routes: RouteObject[] = [
                   { index: true, element: <Navigate to="/user/containers" replace /> },
                   page('containers', '我的容器', () => import('./routes/containers')),
                   page('profile', '个人中心', () => import('./routes/profile')),
-                  planned('storage', '存储管理'),
+                  page('storage', '存储管理', () => import('./routes/storage')),
                   page('orders', '我的订单', () => import('./routes/orders')),
                   page('balance', '余额', () => import('./routes/balance')),
                   page('billing-records', '账单记录', () => import('./routes/billing-records')),

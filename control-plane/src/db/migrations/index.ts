@@ -4,6 +4,8 @@ import * as nodeHealth from './20261121000002_node_health.js';
 import * as accounts from './20261121000010_accounts.js';
 import * as containerOps from './20261121000020_container_ops.js';
 import * as billing from './20261121000030_billing.js';
+import * as storage from './20261121000040_storage.js';
+import * as containerStateClock from './20261121000041_container_state_clock.js';
 
 /**
  * Every migration, in order. Listed statically (instead of read from the folder) so they load
@@ -15,6 +17,8 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261121000010_accounts': accounts,
   '20261121000020_container_ops': containerOps,
   '20261121000030_billing': billing,
+  '20261121000040_storage': storage,
+  '20261121000041_container_state_clock': containerStateClock,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,12 +1,15 @@
+import type { ContainerInfo__Output } from '@gpucloud/proto';
 import type { AgentPool } from '../../agents/agent-pool.js';
 import type { AuthUser } from '../../framework/auth.js';
 import { badRequest, conflict } from '../../framework/errors.js';
 import { newPassword } from '../../framework/ids.js';
 import type { SecretBox } from '../../framework/secret-box.js';
+import type { StorageService } from '../storage/service.js';
 import { agentError } from './agent-errors.js';
 import type { Allocator } from './allocator.js';
 import type { ContainersRepository, PortMapping } from './repository.js';
 import type { ActorOptions, ContainersService } from './service.js';
+import { statusFromAgent } from './status.js';
 import { type ContainerView, containerView } from './view.js';
 
 export interface ContainerConfigDeps {
@@ -15,6 +18,7 @@ export interface ContainerConfigDeps {
   allocator: Allocator;
   agents: AgentPool;
   secrets: SecretBox;
+  storage: StorageService;
 }
 
 /** What a user changes on an existing container: root password, custom ports, mounts. */
@@ -86,8 +90,12 @@ export class ContainerConfigService {
         trx,
       );
     });
+    // While the node recreates it, the events it reports (died, started) belong to this change:
+    // 'starting' keeps them from being taken for a user's stop (which would free its GPUs).
+    if (c.status === 'running') await this.d.repo.update(id, { status: 'starting' });
+    let info: ContainerInfo__Output;
     try {
-      await agent.reconfigureContainer({
+      info = await agent.reconfigureContainer({
         containerId: id,
         setPorts: true,
         ports: next.map((p) => ({
@@ -102,8 +110,11 @@ export class ContainerConfigService {
       await this.d.allocator.withNodeLock(node.id, (trx) =>
         this.d.repo.replacePorts(node.id, id, [...own], trx),
       );
+      // The node's next report settles what state the failed change left it in.
+      await this.d.repo.update(id, { status: c.status });
       throw agentError(err, '更新端口映射失败');
     }
+    await this.d.repo.update(id, { status: statusFromAgent(info) === 'running' ? 'running' : 'stopped' });
     await this.d.allocator.withNodeLock(node.id, async (trx) => {
       await this.d.repo.replacePorts(
         node.id,
@@ -124,12 +135,19 @@ export class ContainerConfigService {
     opts: ActorOptions = {},
   ): Promise<ContainerView> {
     const { container } = await this.d.containers.target(actor, id, opts);
-    const unknown = mounts[0];
-    if (unknown) {
-      // Volumes arrive with the storage module; until then no source can be the user's volume.
-      throw badRequest(`存储卷 ${unknown.source} 不存在`, 'VOLUME_NOT_FOUND');
-    }
-    await this.d.repo.updateJson(container.id, { pending_mounts: mounts });
-    return containerView({ ...container, pending_mounts: mounts }, this.d.secrets);
+    const { stored } = await this.d.storage.resolveMounts(
+      { id: container.user_id, username: container.username },
+      container.node_id,
+      mounts,
+      container.mounts,
+    );
+    const unchanged =
+      stored.length === container.mounts.length &&
+      stored.every(
+        (m, i) => m.source === container.mounts[i]?.source && m.target === container.mounts[i]?.target,
+      );
+    const pending = unchanged ? null : stored;
+    await this.d.repo.updateJson(container.id, { pending_mounts: pending });
+    return containerView({ ...container, pending_mounts: pending }, this.d.secrets);
   }
 }

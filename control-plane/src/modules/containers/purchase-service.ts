@@ -13,6 +13,7 @@ import type { CloudProductRecord } from '../cloud-products/repository.js';
 import type { CloudProductsService } from '../cloud-products/service.js';
 import type { NodeRow } from '../nodes/repository.js';
 import { BILLING_TYPES, totalPriceFen } from '../pricing/pricing.js';
+import type { MountRequest, StorageService } from '../storage/service.js';
 import { authorizedKeys, type UsersService } from '../users/service.js';
 import { agentError } from './agent-errors.js';
 import type { Allocator } from './allocator.js';
@@ -38,6 +39,7 @@ export interface PurchaseDeps {
   users: UsersService;
   agents: AgentPool;
   secrets: SecretBox;
+  storage: StorageService;
   log: (message: string, err?: unknown) => void;
   /** Money: the order and charge of the purchase, in the allocation's transaction. */
   billing?: ContainerBilling;
@@ -114,10 +116,7 @@ export class PurchaseService {
       if (frameworkPorts.some((p) => p.port === port))
         throw badRequest('该端口与框架默认端口重复', 'PORT_FRAMEWORK_CLASH');
     }
-    if (input.mounts.length > 0) {
-      // Volumes arrive with the storage module; until then no source can be the user's volume.
-      throw badRequest(`存储卷 ${input.mounts[0]?.source} 不存在`, 'VOLUME_NOT_FOUND');
-    }
+    const mounts = await this.d.storage.resolveMounts(user, node.id, input.mounts);
 
     const agent = this.d.agents.get(node);
     let occupied: Set<number>;
@@ -152,6 +151,7 @@ export class PurchaseService {
       occupied,
       password,
       totalFen,
+      mounts: mounts.stored,
     });
 
     const spec: ContainerSpec = {
@@ -167,7 +167,7 @@ export class PurchaseService {
         name: p.name,
         protocol: 'PROTOCOL_TCP',
       })),
-      mounts: [],
+      mounts: mounts.agent.map((m) => ({ ...m, readOnly: false })),
       resources: { memoryBytes: String(memoryBytes(product.memory)), pidsLimit: '4096' },
       env: input.env,
       labels: { 'gpucloud.cloud-product': String(product.id) },
@@ -256,6 +256,7 @@ export class PurchaseService {
     occupied: Set<number>;
     password: string;
     totalFen: number;
+    mounts: MountRequest[];
   }): Promise<{ gpuIndices: number[]; ports: PortMapping[]; orderId: number | undefined }> {
     const { allocator } = this.d;
     return allocator.withNodeLock(p.node.id, async (trx) => {
@@ -298,7 +299,7 @@ export class PurchaseService {
           gpu_type: p.product.gpu_type,
           password_encrypted: this.d.secrets.seal(p.password),
           ports,
-          mounts: [],
+          mounts: p.mounts,
           gpu_devices: gpuIndices.map(String),
         },
         trx,

@@ -153,7 +153,26 @@ export class ContainersRepository {
     values: Partial<Omit<ContainerRow, 'id' | 'ports' | 'mounts' | 'gpu_devices' | 'pending_mounts'>>,
     trx?: Knex.Transaction,
   ): Promise<void> {
-    await (trx ?? this.knex)('containers').where({ id }).update(values);
+    const stamped = 'status' in values ? { ...values, status_changed_at: new Date() } : values;
+    await (trx ?? this.knex)('containers').where({ id }).update(stamped);
+  }
+
+  /**
+   * Applies a state a node observed at `observedAt`, only while the row is still in `from` and
+   * the platform has not set its status since the observation: what an action (a port change, a
+   * destroy) wrote meanwhile wins over an older report. True if it applied.
+   */
+  async applyObservedStatus(
+    id: string,
+    from: ContainerStatus,
+    observedAt: Date,
+    values: Partial<Omit<ContainerRow, 'id' | 'ports' | 'mounts' | 'gpu_devices' | 'pending_mounts'>>,
+  ): Promise<boolean> {
+    const updated = await this.knex('containers')
+      .where({ id, status: from })
+      .andWhere((q) => q.whereNull('status_changed_at').orWhere('status_changed_at', '<', observedAt))
+      .update({ ...values, status_changed_at: new Date() });
+    return updated > 0;
   }
 
   /** Deletes the row and (by cascade) its allocations: a purchase the agent could not create. */

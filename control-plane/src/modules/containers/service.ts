@@ -6,6 +6,7 @@ import { notFound, unavailable } from '../../framework/errors.js';
 import type { SecretBox } from '../../framework/secret-box.js';
 import type { NodeRow } from '../nodes/repository.js';
 import type { NodesService } from '../nodes/service.js';
+import type { StorageService } from '../storage/service.js';
 import { authorizedKeys, type UsersService } from '../users/service.js';
 import { agentError } from './agent-errors.js';
 import type { Allocator } from './allocator.js';
@@ -22,6 +23,8 @@ export interface ContainersDeps {
   users: UsersService;
   agents: AgentPool;
   secrets: SecretBox;
+  /** Storage volumes: turns the mounts a row keeps into the node's volume directories. */
+  storage: Pick<StorageService, 'agentMounts'>;
   log: (message: string, err?: unknown) => void;
   /** Money: start checks and the metering of running time (the billing module). */
   billing?: ContainerBilling;
@@ -149,7 +152,7 @@ export class ContainersService {
           setGpus: true,
           gpuDeviceIds: devices,
           setMounts: mounts !== null,
-          mounts: (mounts ?? []).map((m) => ({ volumeName: m.source, target: m.target })),
+          mounts: this.d.storage.agentMounts(mounts ?? []).map((m) => ({ ...m, readOnly: false })),
           restartIfRunning: false,
           authorizedKeys: keys,
         });
@@ -210,14 +213,21 @@ export class ContainersService {
     await this.d.billing?.destroyed(id);
   }
 
-  /** Applies a state the agent reported (event stream, reconciliation). */
-  async applyAgentState(containerId: string, status: ContainerStatus): Promise<void> {
+  /**
+   * Applies a state the agent reported (event stream, reconciliation); `observedAt` is when the
+   * node was asked, so a report older than the platform's last status change is dropped.
+   */
+  async applyAgentState(containerId: string, status: ContainerStatus, observedAt: Date): Promise<void> {
     const c = await this.d.repo.find(containerId);
     if (!c || c.status === 'deleted' || c.status === 'creating' || c.status === status) return;
     // A container being started is settled by the start call itself.
     if (c.status === 'starting' && status !== 'running') return;
     const stopped = status === 'stopped' || status === 'error' || status === 'not_found';
-    await this.d.repo.update(containerId, { status, ...(stopped ? { stopped_at: new Date() } : {}) });
+    const applied = await this.d.repo.applyObservedStatus(containerId, c.status, observedAt, {
+      status,
+      ...(stopped ? { stopped_at: new Date() } : {}),
+    });
+    if (!applied) return; // a destroy, start or stop changed it meanwhile; that action settles it
     if (stopped && releasesGpusWhenStopped(c)) await this.d.repo.releaseGpus(containerId);
     if (stopped) await this.d.billing?.stopped(containerId);
     else if (status === 'running') await this.d.billing?.running(containerId);

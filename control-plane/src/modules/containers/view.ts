@@ -19,6 +19,7 @@ export interface ContainerView {
   gpu_type: string;
   gpu_indices: number[];
   region: string;
+  node_id: number;
   node_name: string;
   node_status: string;
   simulated: boolean;
@@ -59,6 +60,7 @@ export function containerView(c: ContainerRecord, secrets: SecretBox): Container
     gpu_type: c.gpu_type,
     gpu_indices: c.gpu_indices,
     region: c.region,
+    node_id: c.node_id,
     node_name: c.node_name,
     node_status: c.node_status,
     simulated: c.node_simulated,

@@ -17,6 +17,8 @@ import type {
 export interface NodeUsage {
   allocatedGpuIndices(nodeId: number): Promise<number[]>;
   activeContainerCount(nodeId: number): Promise<number>;
+  /** Storage volumes kept on the node (they live in its directories). */
+  volumeCount?(nodeId: number): Promise<number>;
 }
 
 export interface NodeView {
@@ -205,6 +207,9 @@ export class NodesService {
     await this.require(id);
     if ((await this.usage.activeContainerCount(id)) > 0) {
       throw conflict('节点上仍有容器，请先销毁容器', 'NODE_IN_USE');
+    }
+    if (((await this.usage.volumeCount?.(id)) ?? 0) > 0) {
+      throw conflict('节点上仍有用户的存储卷，请先删除存储卷', 'NODE_HAS_VOLUMES');
     }
     await this.repo.delete(id);
   }

@@ -29,6 +29,7 @@ export interface Container {
   gpu_count: number;
   gpu_type?: string | null;
   region?: string | null;
+  node_id?: number;
   node_name?: string | null;
   simulated?: boolean;
   /** online / offline / unsafe: the node's state; an offline node's containers cannot be reached. */

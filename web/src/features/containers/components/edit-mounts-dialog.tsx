@@ -1,7 +1,21 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { Alert, App, Button, Descriptions, Flex, Input, Modal, Space, Tag, Typography } from 'antd';
+import {
+  Alert,
+  App,
+  AutoComplete,
+  Button,
+  Descriptions,
+  Flex,
+  Input,
+  Modal,
+  Space,
+  Tag,
+  Typography,
+} from 'antd';
 import { useState } from 'react';
 import { withServerDetail } from '../../../lib/api-client';
+import { useSession } from '../../../lib/auth';
+import { useVolumes, type VolumeSummary } from '../../storage/api/get-volumes';
 import { useUpdateContainerMounts } from '../api/container-commands';
 import {
   checkMountRow,
@@ -12,13 +26,37 @@ import {
 } from '../container-config';
 import type { Container } from '../types';
 
-function MountSummary({ mounts }: { mounts: readonly MountRow[] }) {
+/** The volume a mount source names: its id, its full name or the part after the username. */
+function volumeOf(source: string, volumes: readonly VolumeSummary[], username: string) {
+  const s = source.trim();
+  return (
+    volumes.find((v) => String(v.id) === s) ??
+    volumes.find((v) => v.name === s) ??
+    volumes.find((v) => v.name === `${username}-${s}`)
+  );
+}
+
+/** How a volume is typed in the source field: the part after the username when that is plain. */
+function sourceOf(volume: VolumeSummary, username: string): string {
+  const short = volume.name.startsWith(`${username}-`) ? volume.name.slice(username.length + 1) : volume.name;
+  return /^[A-Za-z0-9]+$/.test(short) ? short : String(volume.id);
+}
+
+function MountSummary({
+  mounts,
+  volumes,
+  username,
+}: {
+  mounts: readonly MountRow[];
+  volumes: readonly VolumeSummary[];
+  username: string;
+}) {
   if (mounts.length === 0) return <Typography.Text type="secondary">无</Typography.Text>;
   return (
     <Space direction="vertical" size={0}>
       {mounts.map((m) => (
         <Typography.Text key={`${m.source}:${m.target}`} className="mono">
-          {m.source} → {m.target}
+          {volumeOf(m.source, volumes, username)?.name ?? m.source} → {m.target}
         </Typography.Text>
       ))}
     </Space>
@@ -29,6 +67,13 @@ function MountSummary({ mounts }: { mounts: readonly MountRow[] }) {
 export function EditMountsDialog({ container, onClose }: { container: Container; onClose: () => void }) {
   const { message } = App.useApp();
   const update = useUpdateContainerMounts();
+  const username = useSession().user?.username ?? '';
+  // Only volumes on the container's node can be mounted into it.
+  const volumes = useVolumes(container.node_id).data ?? [];
+  const volumeOptions = volumes.map((v) => ({
+    value: sourceOf(v, username),
+    label: `${v.name}（${v.path}）`,
+  }));
   const [rows, setRows] = useState<MountRow[]>(() =>
     (container.pending_mounts ?? container.mounts ?? []).map((m) => ({ ...m })),
   );
@@ -82,7 +127,7 @@ export function EditMountsDialog({ container, onClose }: { container: Container;
         <Alert type="info" showIcon message="挂载点修改保存后，将在容器下次启动时生效。" />
         <Descriptions size="small" column={1} bordered>
           <Descriptions.Item label="当前挂载">
-            <MountSummary mounts={container.mounts ?? []} />
+            <MountSummary mounts={container.mounts ?? []} volumes={volumes} username={username} />
           </Descriptions.Item>
           {container.pending_mounts ? (
             <Descriptions.Item
@@ -93,7 +138,7 @@ export function EditMountsDialog({ container, onClose }: { container: Container;
                 </Space>
               }
             >
-              <MountSummary mounts={container.pending_mounts} />
+              <MountSummary mounts={container.pending_mounts} volumes={volumes} username={username} />
             </Descriptions.Item>
           ) : null}
         </Descriptions>
@@ -103,13 +148,24 @@ export function EditMountsDialog({ container, onClose }: { container: Container;
             // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity of their own while being edited
             <Flex key={index} vertical gap={4}>
               <Flex gap={8} align="center">
-                <Input
-                  aria-label={`挂载点${index + 1}源路径`}
-                  placeholder="源路径（存储卷名），如 data01"
+                <AutoComplete
+                  style={{ width: '100%' }}
                   value={row.source}
-                  status={rowProblem ? 'error' : undefined}
-                  onChange={(event) => edit(index, { source: event.target.value })}
-                />
+                  options={volumeOptions}
+                  onChange={(source: string) => edit(index, { source })}
+                  onSelect={(source: string) =>
+                    edit(index, {
+                      source,
+                      target: row.target || (volumeOf(source, volumes, username)?.path ?? ''),
+                    })
+                  }
+                >
+                  <Input
+                    aria-label={`挂载点${index + 1}源路径`}
+                    placeholder="源路径（存储卷名），如 data01"
+                    status={rowProblem ? 'error' : undefined}
+                  />
+                </AutoComplete>
                 <Input
                   aria-label={`挂载点${index + 1}目标路径`}
                   placeholder="容器内路径，如 /root/data"
@@ -128,6 +184,12 @@ export function EditMountsDialog({ container, onClose }: { container: Container;
               {rowProblem ? (
                 <Typography.Text type="danger" role="alert">
                   {rowProblem}
+                </Typography.Text>
+              ) : row.source.trim() ? (
+                <Typography.Text type="secondary">
+                  {volumeOf(row.source, volumes, username)
+                    ? `存储卷：${volumeOf(row.source, volumes, username)?.name}`
+                    : '该节点上没有这个存储卷'}
                 </Typography.Text>
               ) : null}
             </Flex>

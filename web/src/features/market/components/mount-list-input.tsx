@@ -7,15 +7,24 @@ import type { MountEntry } from '../types';
 
 export interface MountListInputProps {
   id?: string;
+  /** The server's node: only volumes there can be mounted. */
+  nodeId?: number | undefined;
   value?: MountEntry[];
   onChange?: (mounts: MountEntry[]) => void;
 }
 
-/** 挂载点: pairs of one of the user's volumes and a path inside the container. */
-export function MountListInput({ id, value = [], onChange }: MountListInputProps) {
+/**
+ * 挂载点: pairs of one of the user's volumes on the server's node (sent as its id) and a path
+ * inside the container, which starts as the volume's own path.
+ */
+export function MountListInput({ id, nodeId, value = [], onChange }: MountListInputProps) {
   const { message } = App.useApp();
-  const volumes = useVolumes();
-  const volumeOptions = (volumes.data ?? []).map((volume) => ({ value: volume.name, label: volume.name }));
+  const volumes = useVolumes(nodeId);
+  const volumeOptions = (volumes.data ?? []).map((volume) => ({
+    value: String(volume.id),
+    label: volume.name,
+  }));
+  const pathOf = (source: string) => volumes.data?.find((v) => String(v.id) === source)?.path ?? '';
 
   const update = (index: number, patch: Partial<MountEntry>) =>
     onChange?.(value.map((mount, i) => (i === index ? { ...mount, ...patch } : mount)));
@@ -40,7 +49,7 @@ export function MountListInput({ id, value = [], onChange }: MountListInputProps
             placeholder="选择存储卷"
             value={mount.source || undefined}
             options={volumeOptions}
-            onChange={(source: string) => update(index, { source })}
+            onChange={(source: string) => update(index, { source, target: mount.target || pathOf(source) })}
           />
           <Input
             aria-label={`挂载点${index + 1}挂载路径`}
@@ -66,7 +75,9 @@ export function MountListInput({ id, value = [], onChange }: MountListInputProps
       {volumes.isError ? (
         <Typography.Text type="warning">获取存储卷列表失败：{errorDetail(volumes.error)}</Typography.Text>
       ) : volumes.isSuccess && volumeOptions.length === 0 ? (
-        <Typography.Text type="secondary">暂无存储卷，可在「存储管理」中创建后挂载</Typography.Text>
+        <Typography.Text type="secondary">
+          该服务器所在节点暂无存储卷，可在「存储管理」中创建后挂载
+        </Typography.Text>
       ) : null}
     </Flex>
   );

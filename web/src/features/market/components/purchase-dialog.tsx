@@ -158,7 +158,7 @@ export function PurchaseDialog({ product, billingType, preset, onClose }: Purcha
           name="mounts"
           rules={[ruleFrom((v?: MountEntry[]) => validateMounts(v ?? []))]}
         >
-          <MountListInput />
+          <MountListInput nodeId={product.node_id === undefined ? undefined : Number(product.node_id)} />
         </Form.Item>
         <Form.Item label="自定义端口" name="customPorts">
           <CustomPortsInput productId={product.id} frameworkPorts={frameworkPortNumbers(version?.ports)} />

@@ -1,29 +1,45 @@
 import { useQuery } from '@tanstack/react-query';
-import { ApiError, api } from '../../../lib/api-client';
-import { type ListResponse, toList } from '../../../lib/list';
+import { api } from '../../../lib/api-client';
+import type { StorageInfo, StorageNode } from '../types';
 import { storageKeys } from './query-keys';
 
+/** A volume as the purchase and mount dialogs offer it. */
 export interface VolumeSummary {
-  id: number | string;
+  id: number;
   name: string;
+  /** Where it is mounted unless the mount names another path. */
+  path: string;
+  node_id: number;
 }
 
-/**
- * The user's storage volumes. The storage module may not be deployed yet: a 404 means
- * "no volumes", any other failure is reported.
- */
-export async function getVolumes(signal?: AbortSignal): Promise<VolumeSummary[]> {
-  try {
-    const data = await api.get<ListResponse<VolumeSummary> | VolumeSummary[] | null>('/api/storage/volumes', {
-      signal,
-    });
-    return toList(data).items;
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return [];
-    throw error;
-  }
+/** The user's volumes, of one node when `nodeId` is given (a mount needs the container's node). */
+export function getVolumes(nodeId?: number, signal?: AbortSignal): Promise<VolumeSummary[]> {
+  return api.get<VolumeSummary[]>('/api/storage/volumes', {
+    signal,
+    params: nodeId === undefined ? undefined : { node_id: nodeId },
+  });
 }
 
-export function useVolumes() {
-  return useQuery({ queryKey: storageKeys.volumes(), queryFn: ({ signal }) => getVolumes(signal) });
+export function useVolumes(nodeId?: number) {
+  return useQuery({
+    queryKey: storageKeys.volumes(nodeId),
+    queryFn: ({ signal }) => getVolumes(nodeId, signal),
+  });
+}
+
+export function useStorageInfo() {
+  return useQuery({
+    queryKey: storageKeys.info(),
+    queryFn: ({ signal }) => api.get<StorageInfo>('/api/storage/info', { signal }),
+  });
+}
+
+/** The same, with every volume measured on its node now (the page's 刷新 button). */
+export const measureStorageNow = () => api.get<StorageInfo>('/api/storage/info', { params: { refresh: 1 } });
+
+export function useStorageNodes() {
+  return useQuery({
+    queryKey: storageKeys.nodes(),
+    queryFn: ({ signal }) => api.get<StorageNode[]>('/api/storage/nodes', { signal }),
+  });
 }

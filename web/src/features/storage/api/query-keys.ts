@@ -1,4 +1,6 @@
 export const storageKeys = {
   all: ['storage'] as const,
-  volumes: () => ['storage', 'volumes'] as const,
+  info: () => ['storage', 'info'] as const,
+  nodes: () => ['storage', 'nodes'] as const,
+  volumes: (nodeId?: number) => ['storage', 'volumes', nodeId ?? 'all'] as const,
 };

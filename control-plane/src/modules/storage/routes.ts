@@ -1,0 +1,48 @@
+import Router from '@koa/router';
+import { type AppState, currentUser, requireUser } from '../../framework/auth.js';
+import { badRequest } from '../../framework/errors.js';
+import { idParam, parse } from '../../framework/validate.js';
+import { createVolumeSchema, renameVolumeSchema } from './schema.js';
+import type { StorageService } from './service.js';
+
+/** /api/storage: the caller's volumes, their usage against the quota, create, rename, delete. */
+export function storageRoutes(storage: StorageService): Router<AppState> {
+  const router = new Router<AppState>({ prefix: '/api/storage' });
+  router.use(requireUser);
+
+  router.get('/info', async (ctx) => {
+    ctx.body = await storage.info(currentUser(ctx), ctx.query.refresh === '1');
+  });
+
+  router.get('/nodes', async (ctx) => {
+    ctx.body = await storage.nodes();
+  });
+
+  router.get('/volumes', async (ctx) => {
+    const raw = ctx.query.node_id;
+    let nodeId: number | undefined;
+    if (typeof raw === 'string' && raw !== '') {
+      nodeId = Number(raw);
+      if (!Number.isInteger(nodeId) || nodeId <= 0) throw badRequest('存储节点不存在', 'NODE_NOT_FOUND');
+    }
+    ctx.body = await storage.list(currentUser(ctx), nodeId);
+  });
+
+  router.post('/volumes', async (ctx) => {
+    const body = parse(createVolumeSchema, ctx.request.body);
+    ctx.status = 201;
+    ctx.body = await storage.create(currentUser(ctx), body);
+  });
+
+  router.put('/volumes/:id/rename', async (ctx) => {
+    const body = parse(renameVolumeSchema, ctx.request.body);
+    ctx.body = await storage.rename(currentUser(ctx), idParam(ctx.params.id), body.new_name);
+  });
+
+  router.delete('/volumes/:id', async (ctx) => {
+    await storage.remove(currentUser(ctx), idParam(ctx.params.id));
+    ctx.body = { ok: true };
+  });
+
+  return router;
+}
