@@ -4,6 +4,7 @@ import WebSocket from 'ws';
 import type { RunningControlPlane } from '../src/platform.js';
 import { startTestAgent, type TestAgent } from './agents.js';
 import { ApiClient, startTestControlPlane } from './harness.js';
+import { balanceAndLedger, grantCoupon } from './money.js';
 import { addNodeWithProduct, destroyAllContainers, type MarketFixture, purchaseBody } from './purchase.js';
 
 interface ContainerView {
@@ -228,8 +229,12 @@ describe('purchase rules', () => {
     expect((await api.request<{ total: number }>('GET', '/api/containers')).body.total).toBe(0);
   });
 
-  it('when the agent cannot create the container, no container, GPU or port stays allocated', async () => {
+  it('when the agent cannot create the container, no container, GPU, port, charge or coupon is taken', async () => {
     const api = await user('failing5');
+    // A coupon marked 使用 applies to this purchase; the failure must give it back.
+    const [couponId] = await grantCoupon(cp, ['failing5'], { amount: 5, minAmount: 0 });
+    expect((await api.request('POST', `/api/coupons/${couponId}/use`)).status).toBe(200);
+    const money = await balanceAndLedger(cp, 'failing5');
     const versionId = await cp.services.catalogueRepo.upsertVersion({
       framework_id: market.frameworkId,
       version: 'missing-image',
@@ -261,6 +266,10 @@ describe('purchase rules', () => {
       filters: { label: ['gpucloud.owner-name=failing5'] },
     });
     expect(leftovers).toHaveLength(0);
+    expect(await balanceAndLedger(cp, 'failing5')).toEqual(money);
+    const coupon = await cp.knex('coupons').where({ id: couponId }).first();
+    expect(coupon.status).toBe('unused');
+    expect(coupon.selected_at).not.toBeNull();
   });
 
   it('gives each of 8 GPUs to exactly one of 30 concurrent purchases, and no port twice', async () => {

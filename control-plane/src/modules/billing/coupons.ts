@@ -133,9 +133,40 @@ export class CouponsService {
       couponId: c.id,
       orderId: p.orderId,
       paymentId: p.paymentId,
-      uniqueKey: `coupon:${c.id}`,
+      // One credit per coupon and use: a coupon given back (a failed purchase) can be used again.
+      uniqueKey: `coupon:${c.id}:${p.orderId !== undefined ? `o${p.orderId}` : `p${p.paymentId}`}`,
     });
     return c.amount_fen;
+  }
+
+  /**
+   * Gives back the coupons an order used (its container could not be created): their credit
+   * leaves the balance again and they are unused, still selected for the next purchase.
+   */
+  async returnForOrder(trx: Knex.Transaction, order: { id: number; order_no: string; user_id: number }) {
+    const credits = await trx('ledger_entries')
+      .where({ order_id: order.id, kind: 'coupon' })
+      .where('amount_fen', '>', 0)
+      .whereNotNull('coupon_id')
+      .select('coupon_id', 'amount_fen');
+    for (const credit of credits) {
+      const couponId = Number(credit.coupon_id);
+      const posted = await this.ledger.post(trx, {
+        userId: order.user_id,
+        amountFen: -Number(credit.amount_fen),
+        kind: 'coupon',
+        description: `退回卡券：订单 ${order.order_no} 创建失败`,
+        paymentMethod: 'system',
+        couponId,
+        orderId: order.id,
+        uniqueKey: `coupon-return:${couponId}:o${order.id}`,
+      });
+      if (posted) {
+        await trx('coupons')
+          .where({ id: couponId, status: 'used' })
+          .update({ status: 'unused', used_at: null, used_for: null, selected_at: new Date() });
+      }
+    }
   }
 
   // ------------------------------------------------------------------ admin

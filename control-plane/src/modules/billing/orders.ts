@@ -158,6 +158,8 @@ export class OrdersService {
           uniqueKey: `refund:${orderId}`,
         });
       }
+      // The coupon it used comes back too: a failed purchase leaves the user exactly as before.
+      await this.coupons.returnForOrder(trx, order);
       await this.repo.update(orderId, { status: 'cancelled', end_time: new Date() }, trx);
     });
   }
