@@ -61,6 +61,7 @@ export function accountSettingsFromEnv(env: NodeJS.ProcessEnv): AccountSettings 
       accessKeySecret: required(env, 'ALIYUN_SMS_ACCESS_KEY_SECRET', because),
       signName: required(env, 'ALIYUN_SMS_SIGN_NAME', because),
       templateCode: required(env, 'ALIYUN_SMS_TEMPLATE_CODE', because),
+      noticeTemplateCode: env.ALIYUN_SMS_NOTICE_TEMPLATE_CODE || undefined,
       endpoint: env.ALIYUN_SMS_ENDPOINT || 'https://dysmsapi.aliyuncs.com',
       regionId: env.ALIYUN_SMS_REGION_ID || 'cn-hangzhou',
     };

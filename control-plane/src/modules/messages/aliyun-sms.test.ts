@@ -16,6 +16,7 @@ beforeAll(async () => {
     accessKeySecret: secret,
     signName: 'GPU云平台',
     templateCode: 'SMS_123456789',
+    noticeTemplateCode: 'SMS_NOTICE_42',
     endpoint: standIn.url,
     regionId: 'cn-hangzhou',
   });
@@ -87,6 +88,16 @@ describe('SMS through Aliyun', () => {
     );
     expect(outbox.body.items).toHaveLength(0);
     expect(outbox.body.providers.sms).toBe('aliyun');
+  });
+
+  it('a notice (balance alert, release warning) goes out with the notice template and its subject', async () => {
+    await cp.services.accounts.messages.sendNotice({
+      phone: '13900139000',
+      subject: '余额不足提醒',
+      text: '您的账户余额已低于告警阈值 100.00 元。',
+    });
+    const sms = standIn.received.find((m) => m.phone === '13900139000');
+    expect(sms).toMatchObject({ templateCode: 'SMS_NOTICE_42', templateParam: { subject: '余额不足提醒' } });
   });
 
   it('a refused signature or the provider’s flow control answers 503 and keeps no code', async () => {

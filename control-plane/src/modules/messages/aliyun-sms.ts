@@ -2,13 +2,18 @@ import { createHmac, randomUUID } from 'node:crypto';
 
 export interface SmsMessage {
   phone: string;
+  /** A verification code (the code template), or empty for a notice. */
   code: string;
   /** The text as the template renders it (what the sandbox outbox keeps). */
   text: string;
+  /** A notice (balance alert, release warning): the notice template with its subject. */
+  notice?: { subject: string } | undefined;
 }
 
 export interface SmsTransport {
   readonly kind: 'aliyun' | 'sandbox';
+  /** Whether notices can go out (Aliyun needs an approved notice template for them). */
+  readonly sendsNotices: boolean;
   send(message: SmsMessage): Promise<void>;
 }
 
@@ -18,6 +23,11 @@ export interface AliyunSmsSettings {
   signName: string;
   /** A template with one variable, ${code}. */
   templateCode: string;
+  /**
+   * A notice template with one variable, ${subject} (e.g. 您的账户有新的通知：${subject}，请登录控制台查看。);
+   * without it notices go by e-mail only.
+   */
+  noticeTemplateCode?: string | undefined;
   /** https://dysmsapi.aliyuncs.com unless overridden (a stand-in in tests). */
   endpoint: string;
   regionId: string;
@@ -57,12 +67,19 @@ interface SendSmsAnswer {
 export class AliyunSmsTransport implements SmsTransport {
   readonly kind = 'aliyun';
 
+  get sendsNotices(): boolean {
+    return Boolean(this.settings.noticeTemplateCode);
+  }
+
   constructor(
     private readonly settings: AliyunSmsSettings,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
   async send(message: SmsMessage): Promise<void> {
+    if (message.notice && !this.settings.noticeTemplateCode) {
+      throw new Error('aliyun sms: no notice template configured (ALIYUN_SMS_NOTICE_TEMPLATE_CODE)');
+    }
     const params: Record<string, string> = {
       AccessKeyId: this.settings.accessKeyId,
       Action: 'SendSms',
@@ -73,8 +90,11 @@ export class AliyunSmsTransport implements SmsTransport {
       SignatureMethod: 'HMAC-SHA1',
       SignatureNonce: randomUUID(),
       SignatureVersion: '1.0',
-      TemplateCode: this.settings.templateCode,
-      TemplateParam: JSON.stringify({ code: message.code }),
+      TemplateCode: message.notice ? (this.settings.noticeTemplateCode ?? '') : this.settings.templateCode,
+      // Aliyun caps a notice variable at 35 characters.
+      TemplateParam: JSON.stringify(
+        message.notice ? { subject: message.notice.subject.slice(0, 35) } : { code: message.code },
+      ),
       Timestamp: this.now()
         .toISOString()
         .replace(/\.\d{3}Z$/, 'Z'),

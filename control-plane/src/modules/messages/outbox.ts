@@ -69,6 +69,7 @@ export class SandboxEmailTransport implements EmailTransport {
 /** SMS without provider credentials: kept in the outbox. */
 export class SandboxSmsTransport implements SmsTransport {
   readonly kind = 'sandbox';
+  readonly sendsNotices = true;
   constructor(private readonly outbox: OutboxRepository) {}
 
   async send(message: SmsMessage): Promise<void> {

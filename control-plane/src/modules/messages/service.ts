@@ -68,9 +68,14 @@ export class MessagesService {
   /** A notice (not a code) by e-mail and/or SMS, e.g. a low-balance warning from billing. */
   async sendNotice(p: { email?: string | null; phone?: string | null; subject: string; text: string }) {
     if (p.email) await this.email.send({ to: p.email, subject: `【${PRODUCT}】${p.subject}`, text: p.text });
-    // The configured Aliyun template carries a code only: notices go by SMS in the sandbox alone.
-    if (p.phone && this.sms.kind === 'sandbox') {
-      await this.sms.send({ phone: p.phone, code: '', text: `【${PRODUCT}】${p.text}` });
+    // By SMS too where it can go: the sandbox outbox, or Aliyun with a notice template.
+    if (p.phone && this.sms.sendsNotices) {
+      await this.sms.send({
+        phone: p.phone,
+        code: '',
+        text: `【${PRODUCT}】${p.text}`,
+        notice: { subject: p.subject },
+      });
     }
   }
 
