@@ -1,6 +1,6 @@
 // A byte relay between an agent and the real Docker engine, on a unix socket of its own, that
-// can cut the connections of log follows: how a test breaks a Docker stream under a running
-// agent without touching the engine.
+// can cut the connections of log follows and hold a request back: how a test breaks a Docker
+// stream or makes Docker late under a running agent without touching the engine.
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -13,6 +13,8 @@ export interface DockerProxy {
   followsOpened(): number;
   /** Destroys every open log-follow connection; returns how many. */
   cutFollows(): number;
+  /** Holds the next request whose first line matches `requestLine` for `ms` before passing it on. */
+  delayNext(requestLine: RegExp, ms: number): void;
   close(): Promise<void>;
 }
 
@@ -28,6 +30,7 @@ export async function startDockerProxy(engineHost: string): Promise<DockerProxy>
   const follows = new Set<net.Socket>();
   const all = new Set<net.Socket>();
   let opened = 0;
+  const delays: Array<{ requestLine: RegExp; ms: number }> = [];
   const server = net.createServer((client) => {
     const engine = net.connect(engineTarget(engineHost));
     all.add(client);
@@ -44,19 +47,34 @@ export async function startDockerProxy(engineHost: string): Promise<DockerProxy>
     client.on('error', forget);
     engine.on('error', forget);
     client.on('data', (chunk: Buffer) => {
+      const head = chunk.toString('latin1', 0, 512);
       // A request line like `GET /v1.41/containers/<id>/logs?…follow=true…`.
-      if (/^GET \S*\/logs\?\S*follow=(true|1)/.test(chunk.toString('latin1', 0, 512))) {
+      if (/^GET \S*\/logs\?\S*follow=(true|1)/.test(head)) {
         follows.add(client);
         opened += 1;
       }
+      const index = delays.findIndex((d) => d.requestLine.test(head));
+      const delay = index < 0 ? undefined : delays.splice(index, 1)[0];
+      if (!delay) {
+        engine.write(chunk);
+        return;
+      }
+      client.pause(); // what follows waits behind the held chunk
+      setTimeout(() => {
+        if (!engine.destroyed) engine.write(chunk);
+        client.resume();
+      }, delay.ms);
     });
-    client.pipe(engine);
+    client.on('end', () => engine.end());
     engine.pipe(client);
   });
   await new Promise<void>((resolve) => server.listen(socketPath, resolve));
   return {
     dockerHost: `unix://${socketPath}`,
     followsOpened: () => opened,
+    delayNext: (requestLine, ms) => {
+      delays.push({ requestLine, ms });
+    },
     cutFollows: () => {
       const cut = follows.size;
       for (const socket of follows) socket.destroy();

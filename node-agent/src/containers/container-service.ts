@@ -345,15 +345,18 @@ export class ContainerService {
     });
   }
 
-  async resetPassword(containerId: string, password: string): Promise<string> {
+  /** Under the container's lock: a reset during a reconfigure lands in the recreated container. */
+  resetPassword(containerId: string, password: string): Promise<string> {
     const chosen = password ? checkPassword(password) : generatePassword();
-    const details = await this.get(containerId);
-    if (details.state !== 'running') {
-      throw failedPrecondition(`容器未运行, 无法重置密码 (container is ${details.state}; start it first)`);
-    }
-    await setRootPassword(this.client, details.dockerId, chosen);
-    if (exposesJupyter(details.ports)) await writeJupyterConfig(this.client, details.dockerId, chosen);
-    return chosen;
+    return this.lock.run(containerId, async () => {
+      const details = await this.get(containerId);
+      if (details.state !== 'running') {
+        throw failedPrecondition(`容器未运行, 无法重置密码 (container is ${details.state}; start it first)`);
+      }
+      await setRootPassword(this.client, details.dockerId, chosen);
+      if (exposesJupyter(details.ports)) await writeJupyterConfig(this.client, details.dockerId, chosen);
+      return chosen;
+    });
   }
 
   /** Platform ids of containers of `ownerId` that mount `volumeName`. */

@@ -280,7 +280,7 @@ export class DockerodeContainerClient implements ContainerClient {
     size: { cols: number; rows: number },
   ): Promise<InteractiveExec> {
     const pidFile = newPidFile();
-    const { exec, stream } = await this.call(`open a shell in container ${ref}`, async (abortSignal) => {
+    const session = await this.call(`open a shell in container ${ref}`, async (abortSignal) => {
       const created = await this.docker.getContainer(ref).exec({
         Cmd: consoleCommand(pidFile, command),
         AttachStdin: true,
@@ -290,12 +290,22 @@ export class DockerodeContainerClient implements ContainerClient {
         Env: ['TERM=xterm-256color'],
         abortSignal,
       });
-      // No abortSignal on start: the session outlives the deadline of opening it.
+      // No abortSignal on start: the session outlives the deadline of opening it. A shell that
+      // Docker starts only after the deadline has nobody watching: hang it up, do not leak it.
       const duplex: Duplex = await created.start({ hijack: true, stdin: true, Tty: true });
-      return { exec: created, stream: duplex };
+      const session = this.consoleSession(ref, created, duplex, pidFile);
+      if (abortSignal.aborted) session.close();
+      return session;
     });
+    if (size.cols > 0 && size.rows > 0) {
+      await session.resize(size.cols, size.rows).catch(() => undefined); // a shell that exited at once has no tty
+    }
+    return session;
+  }
+
+  private consoleSession(ref: string, exec: Docker.Exec, stream: Duplex, pidFile: string): InteractiveExec {
     this.countOpen('consoles', stream);
-    const session = interactiveExec({
+    return interactiveExec({
       stream,
       resize: (cols, rows) =>
         this.call(`resize the shell in ${ref}`, async (abortSignal) => {
@@ -308,10 +318,6 @@ export class DockerodeContainerClient implements ContainerClient {
       },
       ...(this.options.log ? { log: this.options.log } : {}),
     });
-    if (size.cols > 0 && size.rows > 0) {
-      await session.resize(size.cols, size.rows).catch(() => undefined); // a shell that exited at once has no tty
-    }
-    return session;
   }
 
   async streamLogs(

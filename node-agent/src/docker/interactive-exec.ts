@@ -11,7 +11,10 @@ export function consoleCommand(pidFile: string, command: string[]): string[] {
   return ['/bin/sh', '-c', 'echo $$ > "$0" && exec "$@"', pidFile, ...command];
 }
 
-export const HANG_UP_SCRIPT = 'pid=$(cat "$0" 2>/dev/null) && kill -HUP "$pid" 2>/dev/null; rm -f "$0"';
+// A hang-up right after the open may run before the wrapper wrote its pid: wait for it a little.
+export const HANG_UP_SCRIPT =
+  'i=0; while [ ! -s "$0" ] && [ $i -lt 20 ]; do sleep 0.1; i=$((i+1)); done; ' +
+  'pid=$(cat "$0" 2>/dev/null) && kill -HUP "$pid" 2>/dev/null; rm -f "$0"';
 export const CLEAN_UP_SCRIPT = 'rm -f "$0"';
 
 export const newPidFile = () => `/tmp/.gpucloud-console-${randomUUID()}.pid`;
