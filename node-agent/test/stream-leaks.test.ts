@@ -1,4 +1,4 @@
-import type { LogChunk__Output } from '@gpucloud/proto';
+import type { AgentEvent__Output, ConsoleOutput__Output, LogChunk__Output } from '@gpucloud/proto';
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createRequest, eventually, startTestAgent, type TestAgent, testSpec, unaryCall } from './helpers.js';
@@ -97,4 +97,80 @@ describe('1,000 log viewers that come and go', () => {
     await unaryCall((cb) => t.client.inspectContainer({ containerId }, t.md, cb));
     await (await openViewer(t, containerId)).leave();
   }, 120_000);
+});
+
+describe('event watchers and consoles that come and go', () => {
+  let t: TestAgent;
+  let containerId: string;
+  let dockerId: string;
+  const dockerHost = inject('dockerHost');
+
+  beforeAll(async () => {
+    t = await startTestAgent();
+    ({ containerId, dockerId } = await createRequest(t, { spec: testSpec(t), start: true }));
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('close their Docker event streams and hang up their shells', async () => {
+    const before = engineConnections(dockerHost);
+    const watchers = await Promise.all(
+      Array.from(
+        { length: 100 },
+        () =>
+          new Promise<grpc.ClientReadableStream<AgentEvent__Output>>((resolve, reject) => {
+            const call = t.client.watchEvents({ heartbeatIntervalMs: 200 }, t.md);
+            call.once('data', () => resolve(call));
+            call.on('error', (err: grpc.ServiceError) => err.code !== grpc.status.CANCELLED && reject(err));
+          }),
+      ),
+    );
+    const consoles = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => {
+        const call = t.client.console(t.md);
+        call.on('error', () => undefined); // cancelled below
+        call.write({ open: { containerId, command: ['sh', '-c', `echo ready-${i}; exec sleep 600`] } });
+        return new Promise<typeof call>((resolve) =>
+          call.on(
+            'data',
+            (out: ConsoleOutput__Output) => out.data?.toString().includes('ready') && resolve(call),
+          ),
+        );
+      }),
+    );
+    expect(t.agent.openStreams()).toMatchObject({ calls: 120, docker: { events: 100, consoles: 20 } });
+    for (const call of [...watchers, ...consoles]) call.cancel();
+
+    const after = await eventually(
+      async () => {
+        const open = t.agent.openStreams();
+        return open.calls === 0 && open.docker.events === 0 && open.docker.consoles === 0 ? open : undefined;
+      },
+      15_000,
+      'the watchers and consoles to close',
+    );
+    expect(after.docker.logs).toBe(0);
+    await eventually(
+      async () => {
+        const exec = await t.docker
+          .getContainer(dockerId)
+          .exec({ Cmd: ['ps', '-o', 'args'], AttachStdout: true });
+        const stream = await exec.start({ hijack: true, stdin: false });
+        let out = '';
+        stream.on('data', (d: Buffer) => {
+          out += d.toString();
+        });
+        await new Promise((resolve) => stream.on('end', resolve));
+        return out.includes('sleep 600') ? undefined : true;
+      },
+      15_000,
+      'every console shell to be hung up',
+    );
+    await eventually(
+      async () => (engineConnections(dockerHost) <= before + 2 ? true : undefined),
+      10_000,
+      'the engine connections to close',
+    );
+  }, 60_000);
 });
