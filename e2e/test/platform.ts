@@ -56,7 +56,8 @@ export async function startPlatform(options: { console?: boolean } = {}): Promis
     publicHost: '127.0.0.1',
     portRange: `${rangeStart}-${rangeStart + 499}`,
     volumeRoot: mkdtempSync(path.join(os.tmpdir(), 'gpucloud-e2e-volumes-')),
-    nodeName: 'local',
+    // A test- name: containers an interrupted run leaves are cleaned by the next (not npm start's).
+    nodeName: `test-e2e-${token.slice(0, 6)}`,
     heartbeatIntervalMs: 1000,
   });
   const config: Config = {
