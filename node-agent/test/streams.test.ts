@@ -145,6 +145,55 @@ describe('streams', () => {
     await new Promise<void>((resolve) => call.on('end', resolve));
   });
 
+  it('runs interactive programs: top redraws and quits on q, vi edits and saves a file', async () => {
+    const call = t.client.console(t.md);
+    let output = '';
+    call.on('data', (out: ConsoleOutput__Output) => {
+      if (out.output === 'data' && out.data) output += out.data.toString();
+    });
+    const ended = new Promise<void>((resolve, reject) => {
+      call.on('end', resolve);
+      call.on('error', reject);
+    });
+    const waitFor = async (pattern: RegExp, from = 0) => {
+      const until = Date.now() + 10_000;
+      while (!pattern.test(output.slice(from))) {
+        if (Date.now() > until)
+          throw new Error(`console never printed ${pattern}; got ${JSON.stringify(output.slice(-500))}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    const type = (text: string) => call.write({ stdin: Buffer.from(text) });
+    call.write({ open: { containerId: container.containerId, cols: 100, rows: 30 } });
+    type('echo shell-$((1+1))\n');
+    await waitFor(/shell-2/);
+
+    let mark = output.length;
+    type('top -d 1\n');
+    // A full-screen program: clears the screen and draws its header and process table.
+    await waitFor(/\x1b\[H[\s\S]*Mem:[\s\S]*PID/, mark);
+    mark = output.length;
+    await waitFor(/Mem:/, mark); // and redraws it every second
+    type('q');
+    mark = output.length;
+    type('echo after-top-$((2+2))\n');
+    await waitFor(/after-top-4/, mark);
+
+    type('vi /tmp/from-vi.txt\n');
+    await new Promise((r) => setTimeout(r, 500));
+    type('ihello from vi');
+    // Escape on its own: followed at once by more keys it would read as an escape sequence.
+    await new Promise((r) => setTimeout(r, 300));
+    type('\x1b');
+    await new Promise((r) => setTimeout(r, 300));
+    type(':wq\n');
+    await new Promise((r) => setTimeout(r, 300));
+    mark = output.length;
+    type('cat /tmp/from-vi.txt; exit\n');
+    await waitFor(/hello from vi/, mark);
+    await ended;
+  });
+
   it('lets what was typed finish when the viewer closes its side, and reports the exit code', async () => {
     const call = t.client.console(t.md);
     let output = '';
