@@ -91,6 +91,25 @@ describe('logs across json-file rotation', () => {
     expect(kept?.length ?? 0).toBeLessThan(LINES / 3);
   });
 
+  it('starts at since_unix_ms when the viewer gives one', async () => {
+    const spec = testSpec(t, { command: ['sh', '-c', 'echo early; sleep 2; echo late; exec sleep 600'] });
+    const { containerId } = await createRequest(t, { spec, start: true });
+    const between = Date.now() + 1000;
+    await new Promise((r) => setTimeout(r, 3000));
+    const read = (sinceUnixMs: number) =>
+      new Promise<string>((resolve, reject) => {
+        let text = '';
+        const call = t.client.streamLogs({ containerId, follow: false, tail: -1, sinceUnixMs }, t.md);
+        call.on('data', (chunk: LogChunk__Output) => {
+          text += chunk.data.toString();
+        });
+        call.on('end', () => resolve(text));
+        call.on('error', reject);
+      });
+    expect(await read(0)).toBe('early\nlate\n');
+    expect(await read(between)).toBe('late\n');
+  });
+
   it('keeps Docker timestamps in order when the viewer asks for them', async () => {
     const spec = testSpec(t, { command: WRITER });
     const { containerId } = await createRequest(t, { spec, start: true });
