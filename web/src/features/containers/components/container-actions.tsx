@@ -12,6 +12,7 @@ import {
 import { connectionInfo } from '../connection';
 import { containerActions } from '../status';
 import type { Container, ContainerPanel } from '../types';
+import { DestroyContainerButton } from './destroy-container-button';
 import { useStartWithFallback } from './use-start-container';
 
 export interface ContainerActionsProps {
@@ -123,18 +124,11 @@ export function ContainerActions({ container, onOpenPanel }: ContainerActionsPro
         日志
       </Button>
       {actions.includes('destroy') ? (
-        <Popconfirm
-          title="销毁容器"
-          description="确定要销毁该容器吗？此操作不可恢复，容器内的数据将被永久删除。"
-          okText="确定"
-          cancelText="取消"
-          okButtonProps={{ danger: true }}
+        <DestroyContainerButton
+          verb="销毁"
+          loading={destroy.isPending}
           onConfirm={() => run(destroy.mutateAsync, '销毁成功', '删除容器失败')}
-        >
-          <Button type="link" size="small" danger loading={destroy.isPending}>
-            销毁
-          </Button>
-        </Popconfirm>
+        />
       ) : null}
       <Tooltip title="复制连接信息">
         <Button

@@ -1,9 +1,9 @@
 import { ReloadOutlined } from '@ant-design/icons';
-import { Alert, Button, Space } from 'antd';
+import { Button, Space } from 'antd';
 import { useCallback, useState } from 'react';
 import { LinkButton } from '../../../components/link-button';
+import { LoadError } from '../../../components/load-error';
 import { PageHeader } from '../../../components/page-header';
-import { errorDetail } from '../../../lib/api-client';
 import { useContainers } from '../api/get-containers';
 import type { Container, ContainerPanel } from '../types';
 import { ConsoleDrawer } from './console-drawer';
@@ -44,15 +44,7 @@ export function ContainersPage() {
           </Space>
         }
       />
-      {containers.isError ? (
-        <Alert
-          type="error"
-          showIcon
-          message="获取容器列表失败"
-          description={errorDetail(containers.error)}
-          style={{ marginBottom: 16 }}
-        />
-      ) : null}
+      <LoadError title="获取容器列表失败" error={containers.isError ? containers.error : null} />
       <ContainerTable
         containers={containers.data?.items ?? []}
         loading={containers.isPending}

@@ -4,6 +4,7 @@ import { useMemo } from 'react';
 import { DataTable } from '../../../components/data-table';
 import { withDetail } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
+import { DestroyContainerButton } from '../../containers/components/destroy-container-button';
 import { useDeleteMcpContainer, useStartMcpContainer, useStopMcpContainer } from '../api/mcp-commands';
 import { canResetPassword, canStart, canStop, mcpStatusDisplay } from '../status';
 import type { McpContainer } from '../types';
@@ -67,18 +68,11 @@ function McpActions({ container, onOpen }: ActionsProps) {
       <Button type="link" size="small" onClick={() => onOpen(container, 'logs')}>
         日志
       </Button>
-      <Popconfirm
-        title="删除容器"
-        description="确定要删除该容器吗？此操作不可恢复，容器内的数据将被永久删除。"
-        okText="确定"
-        cancelText="取消"
-        okButtonProps={{ danger: true }}
+      <DestroyContainerButton
+        verb="删除"
+        loading={remove.isPending}
         onConfirm={() => run(remove.mutateAsync, '删除成功', '删除容器失败')}
-      >
-        <Button type="link" size="small" danger loading={remove.isPending}>
-          删除
-        </Button>
-      </Popconfirm>
+      />
     </Space>
   );
 }

@@ -1,9 +1,9 @@
 import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
-import { Alert, Button, Radio, Space } from 'antd';
+import { Button, Radio, Space } from 'antd';
 import { useCallback, useState } from 'react';
 import { LinkButton } from '../../../components/link-button';
+import { LoadError } from '../../../components/load-error';
 import { PageHeader } from '../../../components/page-header';
-import { errorDetail } from '../../../lib/api-client';
 import { useMcpContainers } from '../api/get-mcp-containers';
 import { STATUS_FILTERS, type StatusFilter } from '../status';
 import type { McpContainer } from '../types';
@@ -50,15 +50,7 @@ export function McpPage() {
         options={STATUS_FILTERS}
         style={{ marginBottom: 16 }}
       />
-      {containers.isError ? (
-        <Alert
-          type="error"
-          showIcon
-          message="获取容器列表失败"
-          description={errorDetail(containers.error)}
-          style={{ marginBottom: 16 }}
-        />
-      ) : null}
+      <LoadError title="获取容器列表失败" error={containers.isError ? containers.error : null} />
       <McpContainerTable
         containers={containers.data?.items ?? []}
         loading={containers.isPending}

@@ -7,6 +7,7 @@ import {
 } from '../../api/admin-containers';
 import { containerActions } from '../../status';
 import type { Container } from '../../types';
+import { DestroyContainerButton } from '../destroy-container-button';
 import { useStartWithFallback } from '../use-start-container';
 
 /** Start, stop (after confirmation) and delete (irreversible, after confirmation) any user's container. */
@@ -51,18 +52,11 @@ export function AdminContainerActions({ container }: { container: Container }) {
         </Popconfirm>
       ) : null}
       {actions.includes('destroy') ? (
-        <Popconfirm
-          title="删除容器"
-          description="确定要删除该容器吗？此操作不可恢复，容器内的数据将被永久删除。"
-          okText="确定"
-          cancelText="取消"
-          okButtonProps={{ danger: true }}
+        <DestroyContainerButton
+          verb="删除"
+          loading={remove.isPending}
           onConfirm={() => run(remove.mutateAsync, '删除成功', '删除容器失败')}
-        >
-          <Button type="link" size="small" danger loading={remove.isPending}>
-            删除
-          </Button>
-        </Popconfirm>
+        />
       ) : null}
     </Space>
   );

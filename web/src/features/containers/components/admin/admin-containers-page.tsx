@@ -1,9 +1,9 @@
 import { ReloadOutlined } from '@ant-design/icons';
 import type { PaginationState } from '@tanstack/react-table';
-import { Alert, Button, Card, Form, Input, Select } from 'antd';
+import { Button, Card, Form, Input, Select } from 'antd';
 import { useState } from 'react';
+import { LoadError } from '../../../../components/load-error';
 import { PageHeader } from '../../../../components/page-header';
-import { errorDetail } from '../../../../lib/api-client';
 import { ADMIN_DEFAULT_PAGE_SIZE, useAdminContainers } from '../../api/admin-containers';
 import { statusDisplay } from '../../status';
 import type { ContainerStatus } from '../../types';
@@ -92,15 +92,7 @@ export function AdminContainersPage() {
           </Form.Item>
         </Form>
       </Card>
-      {containers.isError ? (
-        <Alert
-          type="error"
-          showIcon
-          message="获取容器列表失败"
-          description={errorDetail(containers.error)}
-          style={{ marginBottom: 16 }}
-        />
-      ) : null}
+      <LoadError title="获取容器列表失败" error={containers.isError ? containers.error : null} />
       <AdminContainerTable
         containers={containers.data?.items ?? []}
         total={containers.data?.total ?? 0}
