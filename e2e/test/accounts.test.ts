@@ -1,6 +1,7 @@
 import { ApiClient, outboxCode } from '@gpucloud/control-plane/test-harness';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { explain, watchPage } from './console-helpers.js';
 import { launchBrowser, type Platform, startPlatform } from './platform.js';
 
 let platform: Platform;
@@ -21,7 +22,9 @@ async function newPage(): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: platform.url });
   contexts.push(context);
-  return context.newPage();
+  const page = await context.newPage();
+  watchPage(page);
+  return page;
 }
 
 async function signIn(page: Page, username: string, password: string): Promise<void> {
@@ -97,9 +100,20 @@ describe('accounts in the browser', () => {
     await page.goto(`${platform.url}/login`);
     await page.getByText('忘记密码？').click();
     await page.waitForURL(/\/forgot-password$/);
-    await page.getByLabel('用户名').fill('web_carol');
+    // The wizard is a lazily loaded screen: type once it has settled, and check the text stayed.
+    await page.waitForLoadState('networkidle');
+    const username = page.getByLabel('用户名');
+    await expect
+      .poll(
+        async () => {
+          if ((await username.inputValue()) !== 'web_carol') await username.fill('web_carol');
+          return username.inputValue();
+        },
+        { timeout: 15_000 },
+      )
+      .toBe('web_carol');
     await page.getByRole('button', { name: '下一步' }).click();
-    await page.getByText('邮箱 w***@example.com').click();
+    await explain(page, page.getByText('邮箱 w***@example.com').click());
     await page.getByRole('button', { name: '发送验证码' }).click();
     await page.getByText('验证码已发送至 w***@example.com').waitFor();
     await page.getByLabel('验证码').fill(await outboxCode(platform.url, 'web_carol@example.com'));

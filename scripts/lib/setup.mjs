@@ -20,7 +20,8 @@ export function run(cmd, args, opts = {}) {
 function newestMtime(dir) {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === 'node_modules' || entry.name === 'dist') continue;
+    // test-results.json is what the last test run wrote, not a source of the build.
+    if (['node_modules', 'dist', 'test-results.json'].includes(entry.name)) continue;
     const p = path.join(dir, entry.name);
     newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
   }
