@@ -182,7 +182,22 @@ describe('container actions in the browser', () => {
     await row().getByRole('button', { name: '启动' }).click();
     const confirm = page.locator('.ant-modal-confirm');
     await confirm.getByText(/GPU 资源不足，当前可用 0 卡/).waitFor();
-    await confirm.getByRole('button', { name: '无卡模式启动' }).click();
+    // A click that lands while antd's confirm is still zooming in can be lost: click until the
+    // confirm goes (a click on the button while its request runs is ignored: it shows loading).
+    await expect
+      .poll(
+        async () => {
+          if (await confirm.isVisible()) {
+            await confirm
+              .getByRole('button', { name: '无卡模式启动' })
+              .click({ timeout: 2000 })
+              .catch(() => {});
+          }
+          return confirm.isVisible();
+        },
+        { timeout: 30_000, interval: 1000 },
+      )
+      .toBe(false);
     await waitStatus('运行中');
     await row().getByText('无卡模式', { exact: true }).waitFor();
     expect((await other.request('DELETE', `/api/containers/${hog}`)).status).toBe(200);
