@@ -1,39 +1,18 @@
 import { Link } from 'react-router-dom';
-import { SITE } from '../../features/site/site-info';
+import {
+  COMPANY_LINKS,
+  LEGAL_LINKS,
+  PRODUCT_LINKS,
+  SITE,
+  type SiteLink,
+  SUPPORT_LINKS,
+} from '../../features/site/site-info';
 
-const COLUMNS: { title: string; links: { to: string; label: string }[] }[] = [
-  {
-    title: '产品',
-    links: [
-      { to: '/apps', label: '应用市场' },
-      { to: '/market', label: '轻量实例' },
-      { to: '/gpu-servers', label: '裸金属GPU' },
-      { to: '/private-cloud', label: '私有云' },
-    ],
-  },
-  {
-    title: '支持',
-    links: [
-      { to: '/docs', label: '文档中心' },
-      { to: '/contact', label: '联系我们' },
-      { to: '/sitemap', label: '网站地图' },
-    ],
-  },
-  {
-    title: '关于',
-    links: [
-      { to: '/about', label: '关于我们' },
-      { to: '/jobs', label: '加入我们' },
-      { to: '/cooperation', label: '商务合作' },
-    ],
-  },
-  {
-    title: '法律',
-    links: [
-      { to: '/agreement', label: '服务条款' },
-      { to: '/privacy', label: '隐私政策' },
-    ],
-  },
+const COLUMNS: { title: string; links: SiteLink[] }[] = [
+  { title: '产品', links: PRODUCT_LINKS },
+  { title: '支持', links: [...SUPPORT_LINKS, { to: '/sitemap', label: '网站地图' }] },
+  { title: '关于', links: COMPANY_LINKS },
+  { title: '法律', links: LEGAL_LINKS },
 ];
 
 function CopyrightLine() {

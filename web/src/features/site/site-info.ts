@@ -20,3 +20,29 @@ export const SITE = {
   privacyEmail: 'privacy@gpucloud.example.com',
   newUserCredit: 20,
 } as const;
+
+export interface SiteLink {
+  to: string;
+  label: string;
+}
+
+/** Link groups the footer and the sitemap both list. */
+export const PRODUCT_LINKS: SiteLink[] = [
+  { to: '/apps', label: '应用市场' },
+  { to: '/market', label: '轻量实例' },
+  { to: '/gpu-servers', label: '裸金属GPU' },
+  { to: '/private-cloud', label: '私有云' },
+];
+export const SUPPORT_LINKS: SiteLink[] = [
+  { to: '/docs', label: '文档中心' },
+  { to: '/contact', label: '联系我们' },
+];
+export const COMPANY_LINKS: SiteLink[] = [
+  { to: '/about', label: '关于我们' },
+  { to: '/jobs', label: '加入我们' },
+  { to: '/cooperation', label: '商务合作' },
+];
+export const LEGAL_LINKS: SiteLink[] = [
+  { to: '/agreement', label: '服务条款' },
+  { to: '/privacy', label: '隐私政策' },
+];

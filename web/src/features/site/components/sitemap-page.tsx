@@ -1,15 +1,11 @@
 import { Link } from 'react-router-dom';
+import { COMPANY_LINKS, LEGAL_LINKS, PRODUCT_LINKS, type SiteLink, SUPPORT_LINKS } from '../site-info';
 import { PageHero } from './page-blocks';
 
-const GROUPS: { title: string; links: { to: string; label: string }[] }[] = [
+const GROUPS: { title: string; links: SiteLink[] }[] = [
   {
     title: '产品',
-    links: [
-      { to: '/apps', label: '应用市场' },
-      { to: '/market', label: '轻量实例' },
-      { to: '/gpu-servers', label: '裸金属GPU' },
-      { to: '/private-cloud', label: '私有云' },
-    ],
+    links: PRODUCT_LINKS,
   },
   {
     title: '控制台',
@@ -35,26 +31,15 @@ const GROUPS: { title: string; links: { to: string; label: string }[] }[] = [
   },
   {
     title: '帮助与支持',
-    links: [
-      { to: '/docs', label: '文档中心' },
-      { to: '/contact', label: '联系我们' },
-    ],
+    links: SUPPORT_LINKS,
   },
   {
     title: '关于',
-    links: [
-      { to: '/', label: '首页' },
-      { to: '/about', label: '关于我们' },
-      { to: '/jobs', label: '加入我们' },
-      { to: '/cooperation', label: '商务合作' },
-    ],
+    links: [{ to: '/', label: '首页' }, ...COMPANY_LINKS],
   },
   {
     title: '法律条款',
-    links: [
-      { to: '/agreement', label: '服务条款' },
-      { to: '/privacy', label: '隐私政策' },
-    ],
+    links: LEGAL_LINKS,
   },
 ];
 
