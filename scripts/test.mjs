@@ -91,6 +91,16 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 const lines = [];
+// Only the end of a CI log may be kept: name every failure, with its message's first lines.
+const failures = [];
+const firstLines = (text, n = 6) =>
+  String(text ?? '')
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the terminal colours vitest puts in messages
+    .replace(/\x1b\[[0-9;]*m/g, '')
+    .split('\n')
+    .slice(0, n)
+    .map((l) => `      ${l}`)
+    .join('\n');
 for (const pkg of PACKAGES) {
   const file = path.join(ROOT, pkg, 'test-results.json');
   if (!existsSync(file)) {
@@ -102,6 +112,17 @@ for (const pkg of PACKAGES) {
   const suiteErrors = (r.testResults ?? []).filter(
     (s) => s.status === 'failed' && (s.assertionResults ?? []).length === 0,
   ).length;
+  for (const suite of r.testResults ?? []) {
+    const suiteFile = path.relative(path.join(ROOT, pkg), suite.name);
+    if (suite.status === 'failed' && (suite.assertionResults ?? []).length === 0)
+      failures.push(`  ${pkg}/${suiteFile}: the file failed to run\n${firstLines(suite.message, 12)}`);
+    for (const test of suite.assertionResults ?? []) {
+      if (test.status !== 'failed') continue;
+      failures.push(
+        `  ${pkg}/${suiteFile} > ${test.fullName}\n${firstLines((test.failureMessages ?? []).join('\n'))}`,
+      );
+    }
+  }
   passed += r.numPassedTests;
   failed += r.numFailedTests + suiteErrors;
   skipped += r.numPendingTests + r.numTodoTests;
@@ -118,6 +139,7 @@ for (const pkg of PACKAGES) {
 await pg.stop().catch(() => {});
 if (engine.private) await engine.stop();
 
+if (failures.length > 0) console.log(`\nFailed tests:\n${failures.join('\n')}`);
 console.log(`\nTest summary (${Math.round((Date.now() - started) / 1000)} s):`);
 for (const line of lines) console.log(line);
 if (result.status !== 0 && failed === 0) failed = 1;

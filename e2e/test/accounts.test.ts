@@ -1,7 +1,7 @@
 import { ApiClient, outboxCode } from '@gpucloud/control-plane/test-harness';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { explain, watchPage } from './console-helpers.js';
+import { explain } from './console-helpers.js';
 import { launchBrowser, type Platform, startPlatform } from './platform.js';
 
 let platform: Platform;
@@ -23,7 +23,6 @@ async function newPage(): Promise<Page> {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: platform.url });
   contexts.push(context);
   const page = await context.newPage();
-  watchPage(page);
   return page;
 }
 

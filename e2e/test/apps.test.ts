@@ -55,8 +55,10 @@ describe('the app market in the browser', () => {
     await card(page, 'E2E Base 应用').waitFor();
     await expect.poll(() => card(page, 'TensorFlow 2.17').count(), WAIT).toBe(0);
     await sidebar.getByText('全部', { exact: true }).click();
+    await page.waitForURL(/\/apps$/);
     await page.getByLabel('搜索应用').fill('Windows');
     await page.getByLabel('搜索应用').press('Enter');
+    await page.waitForURL(/\/apps\?search=Windows$/);
     await card(page, 'Windows 10 + CUDA 12.6').waitFor();
     await expect.poll(() => page.locator('[data-testid^="app-card-"]').count(), WAIT).toBe(1);
 

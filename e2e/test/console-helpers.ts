@@ -2,6 +2,8 @@ import { ADMIN, ApiClient } from '@gpucloud/control-plane/test-harness';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import type { Platform } from './platform.js';
 
+export { explain } from './page-watch.js';
+
 /**
  * Helpers for the console's browser tests: a user registered through the API (with the e-mail
  * code from the sandbox outbox) whose session is put into localStorage, the way the console keeps
@@ -46,49 +48,7 @@ export async function signedInContext(
     window.localStorage.setItem('user', s.user);
   }, session);
   const page = await context.newPage();
-  watchPage(page);
   return { api, context, page };
-}
-
-const pageTrouble = new WeakMap<Page, string[]>();
-
-/** Records what went wrong in a page (API answers ≥ 400, failed requests, script errors) for `explain`. */
-export function watchPage(page: Page): void {
-  const trouble: string[] = [];
-  pageTrouble.set(page, trouble);
-  const note = (line: string) => {
-    trouble.push(`${new Date().toISOString().slice(11, 23)} ${line}`);
-    if (trouble.length > 20) trouble.shift();
-  };
-  page.on('response', (r) => {
-    if (r.status() >= 400) note(`${r.status()} ${r.request().method()} ${new URL(r.url()).pathname}`);
-  });
-  page.on('requestfailed', (r) => note(`failed ${r.method()} ${r.url()}: ${r.failure()?.errorText ?? ''}`));
-  page.on('pageerror', (e) => note(`script error: ${e.message}`));
-}
-
-/**
- * Awaits a step of a browser test; when it fails, the error also says where the page was, what
- * it showed and what went wrong in it, so a failure on CI can be understood from its log alone.
- */
-export async function explain<T>(page: Page, step: Promise<T>): Promise<T> {
-  try {
-    return await step;
-  } catch (err) {
-    const shows = (
-      await page
-        .locator('body')
-        // biome-ignore lint/performance/useDomNodeTextContent: Playwright's locator.innerText (the visible text), not the DOM property
-        .innerText({ timeout: 2000 })
-        .catch(() => '(unreadable)')
-    )
-      .replace(/\s+/g, ' ')
-      .slice(0, 500);
-    const trouble = pageTrouble.get(page) ?? [];
-    throw new Error(
-      `${(err as Error).message}\n  page: ${page.url()}\n  shows: ${shows}\n  trouble: ${trouble.join(' | ') || 'none'}`,
-    );
-  }
 }
 
 export interface BaseFramework {

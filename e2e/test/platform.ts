@@ -10,6 +10,7 @@ import { startAgent } from '@gpucloud/node-agent';
 import knexFactory from 'knex';
 import { type Browser, chromium } from 'playwright-core';
 import { inject } from 'vitest';
+import { watchBrowser } from './page-watch.js';
 
 export const WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
 // The admin the test harness signs in as (to read the sandbox outbox, for instance).
@@ -102,7 +103,7 @@ export async function startPlatform(options: { console?: boolean } = {}): Promis
 }
 
 export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
+  const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: [
       '--headless',
@@ -115,4 +116,5 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+  return watchBrowser(browser);
 }

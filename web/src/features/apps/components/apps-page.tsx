@@ -1,5 +1,5 @@
 import { Alert, Card, Col, Empty, Flex, Input, Menu, Row, Skeleton, theme } from 'antd';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { PageHeader } from '../../../components/page-header';
 import { errorDetail } from '../../../lib/api-client';
@@ -29,14 +29,26 @@ export function AppsPage() {
 
   useEffect(() => setSearchInput(search), [search]);
 
+  // Navigations render in a transition: a search typed right after a category click may run
+  // before that click's render, so the next query starts from the last one asked for, not from
+  // this render's (stale) params, until the address catches up.
+  const requested = useRef<URLSearchParams | null>(null);
+  useEffect(() => {
+    if (requested.current?.toString() === searchParams.toString()) requested.current = null;
+  }, [searchParams]);
+
   const setQuery = (next: { category?: AppCategory; search?: string }) => {
-    const params = new URLSearchParams(searchParams);
-    const nextCategory = next.category ?? category;
-    const nextSearch = (next.search ?? search).trim();
+    const current = requested.current ?? searchParams;
+    const params = new URLSearchParams(current);
+    const shownCategory = params.get('category');
+    const nextCategory = next.category ?? (isAppCategory(shownCategory) ? shownCategory : 'all');
+    const nextSearch = (next.search ?? params.get('search') ?? '').trim();
     if (nextCategory === 'all') params.delete('category');
     else params.set('category', nextCategory);
     if (nextSearch) params.set('search', nextSearch);
     else params.delete('search');
+    if (params.toString() === current.toString()) return;
+    requested.current = params;
     setSearchParams(params, { replace: true });
   };
 
