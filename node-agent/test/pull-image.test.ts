@@ -38,7 +38,14 @@ describe('pulling images from a registry with credentials (Debian docker-registr
     });
     await builder.start();
     await builder.wait();
-    await builder.commit({ repo: 'gpucloud/pullsource', tag });
+    // A commit takes the builder's command as the image's: give back the base image's, or a
+    // container of the pulled image would run `head` and exit instead of the init.
+    const base = await t.docker.getImage(t.image).inspect();
+    await builder.commit({
+      repo: 'gpucloud/pullsource',
+      tag,
+      changes: `CMD ${JSON.stringify(base.Config.Cmd)}`,
+    });
     await builder.remove({ force: true });
     ref = await registry.push(t.docker, source, 'gpucloud/pulltest', tag);
     // Neither name stays in the engine: the agent's pull has to fetch the layers.
@@ -93,6 +100,8 @@ describe('pulling images from a registry with credentials (Debian docker-registr
     expect(progress.filter((p) => p.done)).toHaveLength(1);
     const image = await t.docker.getImage(ref).inspect();
     expect(image.RepoTags).toContain(ref);
+    // It runs the base image's init (a container of it stays up), not the builder's command.
+    expect(image.Config.Cmd).toEqual((await t.docker.getImage(t.image).inspect()).Config.Cmd);
   });
 
   it('pulls a missing image with the request credentials when creating a container', async () => {
