@@ -2,11 +2,13 @@ import {
   createColumnHelper,
   getCoreRowModel,
   getPaginationRowModel,
+  type PaginationState,
   useReactTable,
 } from '@tanstack/react-table';
 import { fireEvent, render, screen, within } from '@testing-library/react';
+import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
-import { DataTable } from './data-table';
+import { DataTable, usePagedTable } from './data-table';
 
 interface Fruit {
   id: string;
@@ -16,18 +18,32 @@ interface Fruit {
 const column = createColumnHelper<Fruit>();
 const columns = [column.accessor('name', { header: '名称' })];
 
-function FruitTable({ data, manualTotal }: { data: Fruit[]; manualTotal?: number }) {
+function FruitTable({ data }: { data: Fruit[] }) {
   const table = useReactTable({
     data,
     columns,
     getRowId: (row) => row.id,
     getCoreRowModel: getCoreRowModel(),
-    ...(manualTotal === undefined
-      ? { getPaginationRowModel: getPaginationRowModel() }
-      : { manualPagination: true, rowCount: manualTotal }),
+    getPaginationRowModel: getPaginationRowModel(),
     initialState: { pagination: { pageIndex: 0, pageSize: 10 } },
   });
   return <DataTable table={table} pagination rowTestId={(row) => `fruit-${row.id}`} emptyText="没有水果" />;
+}
+
+/** A server-paged list: each page's rows are what the "server" answers for that page. */
+function ServerFruitTable({ total }: { total: number }) {
+  const [pagination, setPagination] = useState<PaginationState>({ pageIndex: 0, pageSize: 10 });
+  const first = pagination.pageIndex * pagination.pageSize;
+  const rows = fruits(total).slice(first, first + pagination.pageSize);
+  const table = usePagedTable({
+    rows,
+    total,
+    columns,
+    pagination,
+    onPaginationChange: setPagination,
+    rowId: (row) => row.id,
+  });
+  return <DataTable table={table} pagination rowTestId={(row) => `fruit-${row.id}`} />;
 }
 
 const fruits = (n: number) => Array.from({ length: n }, (_, i) => ({ id: String(i), name: `水果${i}` }));
@@ -52,8 +68,12 @@ describe('DataTable', () => {
     expect(screen.getByTestId('fruit-10')).toBeTruthy();
   });
 
-  it('with manual pagination the total comes from rowCount', () => {
-    render(<FruitTable data={fruits(10)} manualTotal={95} />);
+  it('a server-paged table shows the server total and asks for the next page', () => {
+    render(<ServerFruitTable total={95} />);
     expect(screen.getByText('共 95 条')).toBeTruthy();
+    expect(screen.getByTestId('fruit-9')).toBeTruthy();
+    fireEvent.click(screen.getByTitle('10'));
+    expect(screen.getByTestId('fruit-94')).toBeTruthy();
+    expect(screen.queryByTestId('fruit-9')).toBeNull();
   });
 });

@@ -1,4 +1,12 @@
-import { flexRender, type RowData, type Table } from '@tanstack/react-table';
+import {
+  type ColumnDef,
+  flexRender,
+  getCoreRowModel,
+  type PaginationState,
+  type RowData,
+  type Table,
+  useReactTable,
+} from '@tanstack/react-table';
 import { Empty, Pagination, Spin, theme } from 'antd';
 import type { CSSProperties, ReactNode } from 'react';
 import './data-table.css';
@@ -14,6 +22,42 @@ declare module '@tanstack/react-table' {
 
 function stickyClass(sticky: 'right' | undefined): string | undefined {
   return sticky === 'right' ? 'data-table-sticky-right' : undefined;
+}
+
+const NO_ROWS: never[] = [];
+
+export interface PagedTableOptions<TData> {
+  /** The rows of the page shown (undefined while it loads). */
+  rows: TData[] | undefined;
+  /** How many rows the whole list has, on the server. */
+  total: number | undefined;
+  // biome-ignore lint/suspicious/noExplicitAny: a column of any value type, as TanStack's ColumnDef
+  columns: ColumnDef<TData, any>[];
+  pagination: PaginationState;
+  onPaginationChange: (next: PaginationState) => void;
+  rowId: (row: TData) => string | number;
+}
+
+/** A table of one page of a list that the server pages: `pagination` is the query's page. */
+export function usePagedTable<TData>({
+  rows,
+  total,
+  columns,
+  pagination,
+  onPaginationChange,
+  rowId,
+}: PagedTableOptions<TData>): Table<TData> {
+  return useReactTable({
+    data: rows ?? NO_ROWS,
+    columns,
+    rowCount: total ?? 0,
+    state: { pagination },
+    onPaginationChange: (updater) =>
+      onPaginationChange(typeof updater === 'function' ? updater(pagination) : updater),
+    manualPagination: true,
+    getRowId: (row) => String(rowId(row)),
+    getCoreRowModel: getCoreRowModel(),
+  });
 }
 
 export interface DataTableProps<TData> {

@@ -1,4 +1,5 @@
-import { App, Form, Input, InputNumber, Modal } from 'antd';
+import { App, Form, Input, InputNumber } from 'antd';
+import { FormDialog } from '../../../components/form-dialog';
 import { withDetail } from '../../../lib/api-client';
 import { useAdjustBalance } from '../api/admin-money';
 
@@ -13,66 +14,55 @@ export function AdjustBalanceDialog({ open, onClose }: { open: boolean; onClose:
   const { message } = App.useApp();
   const [form] = Form.useForm<AdjustForm>();
   const adjust = useAdjustBalance();
-  const close = () => {
-    form.resetFields();
-    onClose();
-  };
+  const submit = (values: AdjustForm) =>
+    adjust.mutate(
+      { username: values.username.trim(), amount: values.amount, reason: values.reason.trim() },
+      {
+        onSuccess: ({ balance }) => {
+          message.success(`调整成功，当前余额 ¥${balance.toFixed(2)}`);
+          onClose();
+        },
+        onError: (error) => message.error(withDetail('调整失败', error)),
+      },
+    );
   return (
-    <Modal
+    <FormDialog<AdjustForm>
       open={open}
       title="调整余额"
       okText="确定"
-      cancelText="取消"
-      onOk={() => form.submit()}
-      onCancel={close}
-      confirmLoading={adjust.isPending}
-      destroyOnHidden
+      form={form}
+      requiredMark={false}
+      saving={adjust.isPending}
+      onClose={onClose}
+      onFinish={submit}
     >
-      <Form<AdjustForm>
-        form={form}
-        layout="vertical"
-        requiredMark={false}
-        onFinish={(values) =>
-          adjust.mutate(
-            { username: values.username.trim(), amount: values.amount, reason: values.reason.trim() },
-            {
-              onSuccess: ({ balance }) => {
-                message.success(`调整成功，当前余额 ¥${balance.toFixed(2)}`);
-                close();
-              },
-              onError: (error) => message.error(withDetail('调整失败', error)),
-            },
-          )
-        }
+      <Form.Item
+        label="用户名"
+        name="username"
+        rules={[{ required: true, whitespace: true, message: '请输入用户名' }]}
       >
-        <Form.Item
-          label="用户名"
-          name="username"
-          rules={[{ required: true, whitespace: true, message: '请输入用户名' }]}
-        >
-          <Input aria-label="用户名" />
-        </Form.Item>
-        <Form.Item
-          label="调整金额（元，负数为扣减）"
-          name="amount"
-          rules={[
-            { required: true, message: '请输入调整金额' },
-            {
-              validator: (_, v: number) =>
-                v === 0 ? Promise.reject(new Error('调整金额不能为0')) : Promise.resolve(),
-            },
-          ]}
-        >
-          <InputNumber precision={2} style={{ width: '100%' }} aria-label="调整金额" />
-        </Form.Item>
-        <Form.Item
-          label="原因"
-          name="reason"
-          rules={[{ required: true, whitespace: true, message: '请输入调整原因' }]}
-        >
-          <Input maxLength={100} aria-label="原因" />
-        </Form.Item>
-      </Form>
-    </Modal>
+        <Input aria-label="用户名" />
+      </Form.Item>
+      <Form.Item
+        label="调整金额（元，负数为扣减）"
+        name="amount"
+        rules={[
+          { required: true, message: '请输入调整金额' },
+          {
+            validator: (_, v: number) =>
+              v === 0 ? Promise.reject(new Error('调整金额不能为0')) : Promise.resolve(),
+          },
+        ]}
+      >
+        <InputNumber precision={2} style={{ width: '100%' }} aria-label="调整金额" />
+      </Form.Item>
+      <Form.Item
+        label="原因"
+        name="reason"
+        rules={[{ required: true, whitespace: true, message: '请输入调整原因' }]}
+      >
+        <Input maxLength={100} aria-label="原因" />
+      </Form.Item>
+    </FormDialog>
   );
 }

@@ -1,12 +1,7 @@
-import {
-  createColumnHelper,
-  getCoreRowModel,
-  type PaginationState,
-  useReactTable,
-} from '@tanstack/react-table';
+import { createColumnHelper, type PaginationState } from '@tanstack/react-table';
 import { Alert, App, Button, Input, Popconfirm, Segmented, Space, Tag } from 'antd';
 import { useState } from 'react';
-import { DataTable } from '../../../components/data-table';
+import { DataTable, usePagedTable } from '../../../components/data-table';
 import { PageHeader } from '../../../components/page-header';
 import { withDetail } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
@@ -70,15 +65,13 @@ export function AdminCouponsPage() {
         ) : null,
     }),
   ];
-  const table = useReactTable({
-    data: coupons.data?.items ?? [],
+  const table = usePagedTable({
+    rows: coupons.data?.items,
+    total: coupons.data?.total,
     columns,
-    rowCount: coupons.data?.total ?? 0,
-    state: { pagination },
+    pagination,
     onPaginationChange: setPagination,
-    manualPagination: true,
-    getRowId: (row) => String(row.id),
-    getCoreRowModel: getCoreRowModel(),
+    rowId: (row) => row.id,
   });
   const firstPage = () => setPagination((p) => ({ ...p, pageIndex: 0 }));
   return (

@@ -1,10 +1,14 @@
 import type { PaginationState } from '@tanstack/react-table';
-import { Alert, App, Button, Popconfirm, Select, Space } from 'antd';
+import { Alert, App, Button, Popconfirm, Space } from 'antd';
 import { useState } from 'react';
 import { PageHeader } from '../../../components/page-header';
-import { errorDetail, withDetail } from '../../../lib/api-client';
-import { downloadInvoice, useInvoices, useIssueInvoice } from '../../invoices/api/invoices';
-import { InvoiceTable } from '../../invoices/components/invoice-table';
+import { withDetail } from '../../../lib/api-client';
+import { useInvoices, useIssueInvoice } from '../../invoices/api/invoices';
+import {
+  DownloadInvoiceButton,
+  InvoiceStatusSelect,
+  InvoiceTable,
+} from '../../invoices/components/invoice-table';
 import type { Invoice, InvoiceStatus } from '../../invoices/types';
 
 /** /admin/invoices: applications to issue (开具), issued documents to download. */
@@ -33,13 +37,7 @@ export function AdminInvoicesPage() {
         </Button>
       </Popconfirm>
     ) : invoice.status === 'issued' ? (
-      <Button
-        type="link"
-        size="small"
-        onClick={() => downloadInvoice(invoice, 'admin').catch((e: unknown) => message.error(errorDetail(e)))}
-      >
-        下载
-      </Button>
+      <DownloadInvoiceButton invoice={invoice} scope="admin" />
     ) : null;
   return (
     <div>
@@ -47,20 +45,12 @@ export function AdminInvoicesPage() {
         title="发票管理"
         extra={
           <Space>
-            <Select
+            <InvoiceStatusSelect
               value={status}
-              style={{ width: 120 }}
-              aria-label="发票状态"
               onChange={(v) => {
                 setStatus(v);
                 setPagination((p) => ({ ...p, pageIndex: 0 }));
               }}
-              options={[
-                { value: 'all', label: '全部' },
-                { value: 'pending', label: '待开具' },
-                { value: 'issued', label: '已开具' },
-                { value: 'cancelled', label: '已取消' },
-              ]}
             />
           </Space>
         }

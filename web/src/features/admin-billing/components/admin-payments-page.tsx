@@ -1,12 +1,7 @@
-import {
-  createColumnHelper,
-  getCoreRowModel,
-  type PaginationState,
-  useReactTable,
-} from '@tanstack/react-table';
+import { createColumnHelper, type PaginationState } from '@tanstack/react-table';
 import { Alert, Button, Input, Select, Space, Tag } from 'antd';
 import { useState } from 'react';
-import { DataTable } from '../../../components/data-table';
+import { DataTable, usePagedTable } from '../../../components/data-table';
 import { PageHeader } from '../../../components/page-header';
 import { formatDateTime } from '../../../lib/format';
 import { type AdminPayment, useAdminPayments } from '../api/admin-money';
@@ -49,15 +44,13 @@ export function AdminPaymentsPage() {
     column.accessor('create_time', { header: '创建时间', cell: (i) => formatDateTime(i.getValue()) }),
     column.accessor('paid_at', { header: '支付时间', cell: (i) => formatDateTime(i.getValue()) }),
   ];
-  const table = useReactTable({
-    data: payments.data?.items ?? [],
+  const table = usePagedTable({
+    rows: payments.data?.items,
+    total: payments.data?.total,
     columns,
-    rowCount: payments.data?.total ?? 0,
-    state: { pagination },
+    pagination,
     onPaginationChange: setPagination,
-    manualPagination: true,
-    getRowId: (row) => String(row.id),
-    getCoreRowModel: getCoreRowModel(),
+    rowId: (row) => row.id,
   });
   const firstPage = () => setPagination((p) => ({ ...p, pageIndex: 0 }));
   return (

@@ -1,13 +1,7 @@
-import {
-  createColumnHelper,
-  getCoreRowModel,
-  type OnChangeFn,
-  type PaginationState,
-  useReactTable,
-} from '@tanstack/react-table';
+import { createColumnHelper, type PaginationState } from '@tanstack/react-table';
 import { Space, Tag, Typography } from 'antd';
 import { useMemo } from 'react';
-import { DataTable } from '../../../components/data-table';
+import { DataTable, usePagedTable } from '../../../components/data-table';
 import { formatDateTime, formatYuan } from '../../../lib/format';
 import { type AdminUser, USER_PAGE_SIZES } from '../types';
 import { UserActions } from './user-actions';
@@ -26,7 +20,7 @@ export function UserTable({
   total: number;
   loading: boolean;
   pagination: PaginationState;
-  onPaginationChange: OnChangeFn<PaginationState>;
+  onPaginationChange: (next: PaginationState) => void;
   onView: (id: number) => void;
 }) {
   // Memoised: a new cell function would be a new component type and remount the row's
@@ -80,15 +74,13 @@ export function UserTable({
     ],
     [onView],
   );
-  const table = useReactTable({
-    data: users,
+  const table = usePagedTable({
+    rows: users,
+    total,
     columns,
-    rowCount: total,
-    state: { pagination },
+    pagination,
     onPaginationChange,
-    manualPagination: true,
-    getRowId: (row) => String(row.id),
-    getCoreRowModel: getCoreRowModel(),
+    rowId: (row) => row.id,
   });
   return (
     <DataTable

@@ -1,5 +1,6 @@
 import { Alert, App, Form, Input, Modal, Typography } from 'antd';
 import { useState } from 'react';
+import { FormDialog } from '../../../components/form-dialog';
 import { ApiError, errorDetail } from '../../../lib/api-client';
 import { useCreateApiKey } from '../api/api-key-commands';
 import { type ApiKey, MSG_LIMIT, SERVER_LIMIT_DETAIL } from '../types';
@@ -13,7 +14,6 @@ export function CreateApiKeyDialog({ open, onClose }: { open: boolean; onClose: 
 
   const close = () => {
     setCreated(null);
-    form.resetFields();
     create.reset();
     onClose();
   };
@@ -54,25 +54,23 @@ export function CreateApiKeyDialog({ open, onClose }: { open: boolean; onClose: 
     );
   }
   return (
-    <Modal
+    <FormDialog<{ name: string }>
       open={open}
       title="创建 API 密钥"
       okText="创建"
-      cancelText="取消"
-      confirmLoading={create.isPending}
-      onOk={() => form.submit()}
-      onCancel={close}
-      destroyOnHidden
+      form={form}
+      requiredMark={false}
+      saving={create.isPending}
+      onClose={close}
+      onFinish={submit}
     >
-      <Form form={form} layout="vertical" requiredMark={false} onFinish={submit}>
-        <Form.Item
-          label="密钥名称"
-          name="name"
-          rules={[{ required: true, whitespace: true, message: '请输入密钥名称' }]}
-        >
-          <Input maxLength={64} placeholder="例如：训练脚本" />
-        </Form.Item>
-      </Form>
-    </Modal>
+      <Form.Item
+        label="密钥名称"
+        name="name"
+        rules={[{ required: true, whitespace: true, message: '请输入密钥名称' }]}
+      >
+        <Input maxLength={64} placeholder="例如：训练脚本" />
+      </Form.Item>
+    </FormDialog>
   );
 }

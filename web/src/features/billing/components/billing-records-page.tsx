@@ -1,14 +1,9 @@
 import { ReloadOutlined } from '@ant-design/icons';
-import {
-  createColumnHelper,
-  getCoreRowModel,
-  type PaginationState,
-  useReactTable,
-} from '@tanstack/react-table';
+import { createColumnHelper, type PaginationState } from '@tanstack/react-table';
 import { App, Button, DatePicker, Select, Space, Tag, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useEffect, useState } from 'react';
-import { DataTable } from '../../../components/data-table';
+import { DataTable, usePagedTable } from '../../../components/data-table';
 import { PageHeader } from '../../../components/page-header';
 import { formatDateTime } from '../../../lib/format';
 import { useBillingRecords } from '../api/get-billing-records';
@@ -107,15 +102,13 @@ export function BillingRecordsPage() {
         ]
       : []),
   ];
-  const table = useReactTable({
-    data: items,
+  const table = usePagedTable({
+    rows: items,
+    total: records.data?.total,
     columns,
-    rowCount: records.data?.total ?? 0,
-    state: { pagination },
+    pagination,
     onPaginationChange: setPagination,
-    manualPagination: true,
-    getRowId: (row) => row.id,
-    getCoreRowModel: getCoreRowModel(),
+    rowId: (row) => row.id,
   });
   const resetPage = () => setPagination((p) => ({ ...p, pageIndex: 0 }));
 

@@ -1,4 +1,5 @@
-import { App, Form, Input, Modal, Select } from 'antd';
+import { App, Form, Input, Select } from 'antd';
+import { FormDialog } from '../../../components/form-dialog';
 import { withServerDetail } from '../../../lib/api-client';
 import { ruleFrom } from '../../../lib/form-rules';
 import { APP_CATEGORIES } from '../../apps/categories';
@@ -56,71 +57,63 @@ export function AppImageDialog({ image, onClose }: { image: AdminImage | null; o
   };
 
   return (
-    <Modal
-      open
+    <FormDialog<ImageFormValues>
       width={600}
       title={editing ? '编辑应用镜像' : '新建应用镜像'}
       okText="保存"
-      cancelText="取消"
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      okButtonProps={{ loading: save.isPending }}
-      maskClosable={false}
+      form={form}
+      name="app-image"
+      initialValues={{
+        name: image?.name ?? '',
+        icon: image?.icon ?? '',
+        description: image?.description ?? '',
+        category: (image?.category as AppCategory | undefined) ?? 'all',
+        framework_version_id: image?.framework_version_id ?? image?.framework.version.id,
+      }}
+      saving={save.isPending}
+      onClose={onClose}
+      onFinish={submit}
     >
-      <Form<ImageFormValues>
-        form={form}
-        name="app-image"
-        layout="vertical"
-        initialValues={{
-          name: image?.name ?? '',
-          icon: image?.icon ?? '',
-          description: image?.description ?? '',
-          category: (image?.category as AppCategory | undefined) ?? 'all',
-          framework_version_id: image?.framework_version_id ?? image?.framework.version.id,
-        }}
-        onFinish={submit}
+      <Form.Item
+        label="名称"
+        name="name"
+        rules={[
+          { required: true, whitespace: true, message: '请输入镜像名称' },
+          { max: 128, message: '镜像名称不能超过128个字符' },
+        ]}
       >
-        <Form.Item
-          label="名称"
-          name="name"
-          rules={[
-            { required: true, whitespace: true, message: '请输入镜像名称' },
-            { max: 128, message: '镜像名称不能超过128个字符' },
-          ]}
-        >
-          <Input placeholder="如 PyTorch 2.5.1" />
-        </Form.Item>
-        <Form.Item
-          label="图标地址"
-          name="icon"
-          extra="可留空，留空时显示默认图标"
-          rules={[
-            ruleFrom((v?: string) => checkIconUrl(v)),
-            { max: 255, message: '图标地址不能超过255个字符' },
-          ]}
-        >
-          <Input placeholder="https://example.com/pytorch.png" />
-        </Form.Item>
-        <Form.Item label="描述" name="description" rules={[{ max: 2000, message: '描述不能超过2000个字符' }]}>
-          <Input.TextArea rows={3} showCount maxLength={2000} />
-        </Form.Item>
-        <Form.Item label="分类" name="category" rules={[{ required: true, message: '请选择分类' }]}>
-          <Select options={APP_CATEGORIES.map((c) => ({ value: c.value, label: c.label }))} />
-        </Form.Item>
-        <Form.Item
-          label="框架版本"
-          name="framework_version_id"
-          rules={[{ required: true, message: '请选择框架版本' }]}
-        >
-          <Select<EntityId>
-            showSearch
-            optionFilterProp="label"
-            placeholder="请选择框架版本"
-            loading={frameworks.isPending}
-            options={versionOptions}
-          />
-        </Form.Item>
-      </Form>
-    </Modal>
+        <Input placeholder="如 PyTorch 2.5.1" />
+      </Form.Item>
+      <Form.Item
+        label="图标地址"
+        name="icon"
+        extra="可留空，留空时显示默认图标"
+        rules={[
+          ruleFrom((v?: string) => checkIconUrl(v)),
+          { max: 255, message: '图标地址不能超过255个字符' },
+        ]}
+      >
+        <Input placeholder="https://example.com/pytorch.png" />
+      </Form.Item>
+      <Form.Item label="描述" name="description" rules={[{ max: 2000, message: '描述不能超过2000个字符' }]}>
+        <Input.TextArea rows={3} showCount maxLength={2000} />
+      </Form.Item>
+      <Form.Item label="分类" name="category" rules={[{ required: true, message: '请选择分类' }]}>
+        <Select options={APP_CATEGORIES.map((c) => ({ value: c.value, label: c.label }))} />
+      </Form.Item>
+      <Form.Item
+        label="框架版本"
+        name="framework_version_id"
+        rules={[{ required: true, message: '请选择框架版本' }]}
+      >
+        <Select<EntityId>
+          showSearch
+          optionFilterProp="label"
+          placeholder="请选择框架版本"
+          loading={frameworks.isPending}
+          options={versionOptions}
+        />
+      </Form.Item>
+    </FormDialog>
   );
 }

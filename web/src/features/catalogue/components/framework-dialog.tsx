@@ -1,4 +1,5 @@
-import { App, Form, Input, Modal } from 'antd';
+import { App, Form, Input } from 'antd';
+import { FormDialog } from '../../../components/form-dialog';
 import { withServerDetail } from '../../../lib/api-client';
 import { ruleFrom } from '../../../lib/form-rules';
 import { useSaveFramework } from '../api/frameworks';
@@ -39,50 +40,42 @@ export function FrameworkDialog({
     );
 
   return (
-    <Modal
-      open
+    <FormDialog<FrameworkFormValues>
       title={editing ? '编辑框架' : '新建框架'}
       okText="保存"
-      cancelText="取消"
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      okButtonProps={{ loading: save.isPending }}
-      maskClosable={false}
+      form={form}
+      name="framework"
+      initialValues={{
+        name: framework?.name ?? '',
+        ports: framework
+          ? portRowsFrom(framework.ports)
+          : [
+              { name: 'ssh', port: 22 },
+              { name: 'jupyter', port: 8888 },
+            ],
+      }}
+      saving={save.isPending}
+      onClose={onClose}
+      onFinish={submit}
     >
-      <Form<FrameworkFormValues>
-        form={form}
-        name="framework"
-        layout="vertical"
-        initialValues={{
-          name: framework?.name ?? '',
-          ports: framework
-            ? portRowsFrom(framework.ports)
-            : [
-                { name: 'ssh', port: 22 },
-                { name: 'jupyter', port: 8888 },
-              ],
-        }}
-        onFinish={submit}
+      <Form.Item
+        label="框架名称"
+        name="name"
+        rules={[
+          { required: true, whitespace: true, message: '请输入框架名称' },
+          { max: 64, message: '框架名称不能超过64个字符' },
+        ]}
       >
-        <Form.Item
-          label="框架名称"
-          name="name"
-          rules={[
-            { required: true, whitespace: true, message: '请输入框架名称' },
-            { max: 64, message: '框架名称不能超过64个字符' },
-          ]}
-        >
-          <Input placeholder="如 PyTorch" />
-        </Form.Item>
-        <Form.Item
-          label="端口映射"
-          name="ports"
-          extra="容器内端口，新建版本时作为默认值"
-          rules={[ruleFrom((rows?: PortRow[]) => checkPortRows(rows ?? []))]}
-        >
-          <PortsMapInput />
-        </Form.Item>
-      </Form>
-    </Modal>
+        <Input placeholder="如 PyTorch" />
+      </Form.Item>
+      <Form.Item
+        label="端口映射"
+        name="ports"
+        extra="容器内端口，新建版本时作为默认值"
+        rules={[ruleFrom((rows?: PortRow[]) => checkPortRows(rows ?? []))]}
+      >
+        <PortsMapInput />
+      </Form.Item>
+    </FormDialog>
   );
 }

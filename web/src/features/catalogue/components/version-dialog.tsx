@@ -1,4 +1,5 @@
-import { App, Form, Input, Modal, Radio } from 'antd';
+import { App, Form, Input, Radio } from 'antd';
+import { FormDialog } from '../../../components/form-dialog';
 import { withServerDetail } from '../../../lib/api-client';
 import { ruleFrom } from '../../../lib/form-rules';
 import type { FrameworkVersion, MountEntry } from '../../market/types';
@@ -77,86 +78,78 @@ export function VersionDialog({ framework, version, onClose }: VersionDialogProp
     );
 
   return (
-    <Modal
-      open
+    <FormDialog<VersionFormValues>
       width={640}
       title={`${editing ? '编辑版本' : '新建版本'} - ${framework.name}`}
       okText="保存"
-      cancelText="取消"
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      okButtonProps={{ loading: save.isPending }}
-      maskClosable={false}
+      form={form}
+      name="framework-version"
+      initialValues={initialValues}
+      saving={save.isPending}
+      onClose={onClose}
+      onFinish={submit}
     >
-      <Form<VersionFormValues>
-        form={form}
-        name="framework-version"
-        layout="vertical"
-        initialValues={initialValues}
-        onFinish={submit}
+      <Form.Item
+        label="版本"
+        name="version"
+        rules={[
+          { required: true, whitespace: true, message: '请输入版本' },
+          { max: 128, message: '版本不能超过128个字符' },
+        ]}
       >
-        <Form.Item
-          label="版本"
-          name="version"
-          rules={[
-            { required: true, whitespace: true, message: '请输入版本' },
-            { max: 128, message: '版本不能超过128个字符' },
+        <Input placeholder="如 2.5.1-cuda12.4" />
+      </Form.Item>
+      <Form.Item
+        label="镜像地址"
+        name="image"
+        required
+        rules={[ruleFrom((v?: string) => checkImageRef(v ?? ''))]}
+      >
+        <Input placeholder="如 pytorch/pytorch:2.5.1-cuda12.4-cudnn9-devel" />
+      </Form.Item>
+      <Form.Item
+        label="CUDA 版本"
+        name="cuda_version"
+        rules={[{ max: 32, message: 'CUDA 版本不能超过32个字符' }]}
+      >
+        <Input placeholder="如 12.4（可留空）" />
+      </Form.Item>
+      <Form.Item
+        label="系统类型"
+        name="system_type"
+        extra="Windows 版本只在系统类型为 Windows 的服务器上提供"
+      >
+        <Radio.Group
+          options={[
+            { value: 'ubuntu', label: 'Ubuntu' },
+            { value: 'windows', label: 'Windows' },
           ]}
-        >
-          <Input placeholder="如 2.5.1-cuda12.4" />
-        </Form.Item>
+        />
+      </Form.Item>
+      <Form.Item
+        label="端口映射"
+        name="ports"
+        rules={[ruleFrom((rows?: PortRow[]) => checkPortRows(rows ?? []))]}
+      >
+        <PortsMapInput />
+      </Form.Item>
+      {systemType === 'windows' ? (
         <Form.Item
-          label="镜像地址"
-          name="image"
-          required
-          rules={[ruleFrom((v?: string) => checkImageRef(v ?? ''))]}
+          label="自定义端口（custom）"
+          name="custom"
+          extra="Windows 镜像的额外端口，格式 名称:端口，多个用逗号分隔，如 rdp:3389,ssh:22"
+          rules={[ruleFrom((v?: string) => checkCustomPorts(v ?? ''))]}
         >
-          <Input placeholder="如 pytorch/pytorch:2.5.1-cuda12.4-cudnn9-devel" />
+          <Input placeholder="rdp:3389,ssh:22" />
         </Form.Item>
-        <Form.Item
-          label="CUDA 版本"
-          name="cuda_version"
-          rules={[{ max: 32, message: 'CUDA 版本不能超过32个字符' }]}
-        >
-          <Input placeholder="如 12.4（可留空）" />
-        </Form.Item>
-        <Form.Item
-          label="系统类型"
-          name="system_type"
-          extra="Windows 版本只在系统类型为 Windows 的服务器上提供"
-        >
-          <Radio.Group
-            options={[
-              { value: 'ubuntu', label: 'Ubuntu' },
-              { value: 'windows', label: 'Windows' },
-            ]}
-          />
-        </Form.Item>
-        <Form.Item
-          label="端口映射"
-          name="ports"
-          rules={[ruleFrom((rows?: PortRow[]) => checkPortRows(rows ?? []))]}
-        >
-          <PortsMapInput />
-        </Form.Item>
-        {systemType === 'windows' ? (
-          <Form.Item
-            label="自定义端口（custom）"
-            name="custom"
-            extra="Windows 镜像的额外端口，格式 名称:端口，多个用逗号分隔，如 rdp:3389,ssh:22"
-            rules={[ruleFrom((v?: string) => checkCustomPorts(v ?? ''))]}
-          >
-            <Input placeholder="rdp:3389,ssh:22" />
-          </Form.Item>
-        ) : null}
-        <Form.Item
-          label="默认挂载"
-          name="mounts"
-          rules={[ruleFrom((rows?: MountEntry[]) => checkDefaultMounts(rows ?? []))]}
-        >
-          <DefaultMountsInput />
-        </Form.Item>
-      </Form>
-    </Modal>
+      ) : null}
+      <Form.Item
+        label="默认挂载"
+        name="mounts"
+        rules={[ruleFrom((rows?: MountEntry[]) => checkDefaultMounts(rows ?? []))]}
+      >
+        <DefaultMountsInput />
+      </Form.Item>
+    </FormDialog>
   );
 }

@@ -1,14 +1,11 @@
-import {
-  createColumnHelper,
-  getCoreRowModel,
-  type PaginationState,
-  useReactTable,
-} from '@tanstack/react-table';
-import { Tag } from 'antd';
+import { createColumnHelper, type PaginationState } from '@tanstack/react-table';
+import { App, Button, Select, Tag } from 'antd';
 import type { ReactNode } from 'react';
-import { DataTable } from '../../../components/data-table';
+import { DataTable, usePagedTable } from '../../../components/data-table';
+import { errorDetail } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
-import { INVOICE_STATUS, type Invoice } from '../types';
+import { downloadInvoice } from '../api/invoices';
+import { INVOICE_STATUS, type Invoice, type InvoiceStatus } from '../types';
 
 const column = createColumnHelper<Invoice>();
 
@@ -53,16 +50,13 @@ export function InvoiceTable({
       cell: ({ row }) => actions(row.original),
     }),
   ];
-  const table = useReactTable({
-    data: invoices,
+  const table = usePagedTable({
+    rows: invoices,
+    total,
     columns,
-    rowCount: total,
-    state: { pagination },
-    onPaginationChange: (updater) =>
-      onPaginationChange(typeof updater === 'function' ? updater(pagination) : updater),
-    manualPagination: true,
-    getRowId: (row) => String(row.id),
-    getCoreRowModel: getCoreRowModel(),
+    pagination,
+    onPaginationChange,
+    rowId: (row) => row.id,
   });
   return (
     <DataTable
@@ -73,5 +67,44 @@ export function InvoiceTable({
       emptyText="暂无发票"
       rowTestId={(row) => `invoice-row-${row.id}`}
     />
+  );
+}
+
+/** The status filter above both invoice tables. */
+export function InvoiceStatusSelect({
+  value,
+  onChange,
+}: {
+  value: InvoiceStatus | 'all';
+  onChange: (status: InvoiceStatus | 'all') => void;
+}) {
+  return (
+    <Select<InvoiceStatus | 'all'>
+      value={value}
+      style={{ width: 120 }}
+      aria-label="发票状态"
+      onChange={onChange}
+      options={[
+        { value: 'all', label: '全部' },
+        ...Object.entries(INVOICE_STATUS).map(([status, { label }]) => ({
+          value: status as InvoiceStatus,
+          label,
+        })),
+      ]}
+    />
+  );
+}
+
+/** 下载 of an issued invoice, for its owner or an admin. */
+export function DownloadInvoiceButton({ invoice, scope }: { invoice: Invoice; scope: 'mine' | 'admin' }) {
+  const { message } = App.useApp();
+  return (
+    <Button
+      type="link"
+      size="small"
+      onClick={() => downloadInvoice(invoice, scope).catch((e: unknown) => message.error(errorDetail(e)))}
+    >
+      下载
+    </Button>
   );
 }

@@ -1,12 +1,12 @@
 import type { PaginationState } from '@tanstack/react-table';
-import { Alert, App, Button, Popconfirm, Select, Space } from 'antd';
+import { Alert, App, Button, Popconfirm, Space } from 'antd';
 import { useState } from 'react';
 import { PageHeader } from '../../../components/page-header';
-import { errorDetail, withDetail } from '../../../lib/api-client';
-import { downloadInvoice, useCancelInvoice, useInvoices } from '../api/invoices';
+import { withDetail } from '../../../lib/api-client';
+import { useCancelInvoice, useInvoices } from '../api/invoices';
 import type { Invoice, InvoiceStatus } from '../types';
 import { ApplyInvoiceDialog } from './apply-invoice-dialog';
-import { InvoiceTable } from './invoice-table';
+import { DownloadInvoiceButton, InvoiceStatusSelect, InvoiceTable } from './invoice-table';
 
 /** /invoices: the user's invoices by status, apply, cancel a pending one, download an issued one. */
 export function InvoicesPage() {
@@ -37,17 +37,7 @@ export function InvoicesPage() {
           </Button>
         </Popconfirm>
       ) : null}
-      {invoice.status === 'issued' ? (
-        <Button
-          type="link"
-          size="small"
-          onClick={() =>
-            downloadInvoice(invoice, 'mine').catch((e: unknown) => message.error(errorDetail(e)))
-          }
-        >
-          下载
-        </Button>
-      ) : null}
+      {invoice.status === 'issued' ? <DownloadInvoiceButton invoice={invoice} scope="mine" /> : null}
     </Space>
   );
 
@@ -57,20 +47,12 @@ export function InvoicesPage() {
         title="发票管理"
         extra={
           <Space wrap>
-            <Select
+            <InvoiceStatusSelect
               value={status}
-              style={{ width: 120 }}
-              aria-label="发票状态"
               onChange={(value) => {
                 setStatus(value);
                 setPagination((p) => ({ ...p, pageIndex: 0 }));
               }}
-              options={[
-                { value: 'all', label: '全部' },
-                { value: 'pending', label: '待开具' },
-                { value: 'issued', label: '已开具' },
-                { value: 'cancelled', label: '已取消' },
-              ]}
             />
             <Button type="primary" onClick={() => setApplying(true)}>
               申请发票

@@ -1,4 +1,5 @@
-import { App, Form, Input, Modal } from 'antd';
+import { App, Form, Input } from 'antd';
+import { FormDialog } from '../../../components/form-dialog';
 import { withDetail } from '../../../lib/api-client';
 import { useResetMcpPassword } from '../api/mcp-commands';
 import { type McpContainer, MSG_NEW_PASSWORD, MSG_PASSWORD_MISMATCH } from '../types';
@@ -35,36 +36,33 @@ export function ResetPasswordDialog({
     );
 
   return (
-    <Modal
-      open
+    <FormDialog
       title={`重置密码 - ${container.name}`}
       okText="确定"
-      cancelText="取消"
-      confirmLoading={reset.isPending}
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      destroyOnHidden
+      form={form}
+      requiredMark={false}
+      saving={reset.isPending}
+      onClose={onClose}
+      onFinish={submit}
     >
-      <Form form={form} layout="vertical" requiredMark={false} onFinish={submit}>
-        <Form.Item label="新密码" name="password" rules={[{ required: true, message: MSG_NEW_PASSWORD }]}>
-          <Input.Password autoComplete="new-password" />
-        </Form.Item>
-        <Form.Item
-          label="确认密码"
-          name="confirm"
-          dependencies={['password']}
-          rules={[
-            ({ getFieldValue }) => ({
-              validator: (_rule, value: string | undefined) =>
-                value === getFieldValue('password')
-                  ? Promise.resolve()
-                  : Promise.reject(new Error(MSG_PASSWORD_MISMATCH)),
-            }),
-          ]}
-        >
-          <Input.Password autoComplete="new-password" />
-        </Form.Item>
-      </Form>
-    </Modal>
+      <Form.Item label="新密码" name="password" rules={[{ required: true, message: MSG_NEW_PASSWORD }]}>
+        <Input.Password autoComplete="new-password" />
+      </Form.Item>
+      <Form.Item
+        label="确认密码"
+        name="confirm"
+        dependencies={['password']}
+        rules={[
+          ({ getFieldValue }) => ({
+            validator: (_rule, value: string | undefined) =>
+              value === getFieldValue('password')
+                ? Promise.resolve()
+                : Promise.reject(new Error(MSG_PASSWORD_MISMATCH)),
+          }),
+        ]}
+      >
+        <Input.Password autoComplete="new-password" />
+      </Form.Item>
+    </FormDialog>
   );
 }

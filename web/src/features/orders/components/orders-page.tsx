@@ -1,13 +1,8 @@
 import { ReloadOutlined } from '@ant-design/icons';
-import {
-  createColumnHelper,
-  getCoreRowModel,
-  type PaginationState,
-  useReactTable,
-} from '@tanstack/react-table';
+import { createColumnHelper, type PaginationState } from '@tanstack/react-table';
 import { Alert, Button, Tag } from 'antd';
 import { useState } from 'react';
-import { DataTable } from '../../../components/data-table';
+import { DataTable, usePagedTable } from '../../../components/data-table';
 import { PageHeader } from '../../../components/page-header';
 import { formatDateTime } from '../../../lib/format';
 import { billingTypeLabel } from '../../market/billing';
@@ -52,15 +47,13 @@ export function OrdersPage() {
       ),
     }),
   ];
-  const table = useReactTable({
-    data: orders.data?.items ?? [],
+  const table = usePagedTable({
+    rows: orders.data?.items,
+    total: orders.data?.total,
     columns,
-    rowCount: orders.data?.total ?? 0,
-    state: { pagination },
+    pagination,
     onPaginationChange: setPagination,
-    manualPagination: true,
-    getRowId: (row) => String(row.id),
-    getCoreRowModel: getCoreRowModel(),
+    rowId: (row) => row.id,
   });
   return (
     <div>

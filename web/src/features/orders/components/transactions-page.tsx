@@ -1,12 +1,7 @@
-import {
-  createColumnHelper,
-  getCoreRowModel,
-  type PaginationState,
-  useReactTable,
-} from '@tanstack/react-table';
+import { createColumnHelper, type PaginationState } from '@tanstack/react-table';
 import { Alert, Segmented, Typography } from 'antd';
 import { useState } from 'react';
-import { DataTable } from '../../../components/data-table';
+import { DataTable, usePagedTable } from '../../../components/data-table';
 import { PageHeader } from '../../../components/page-header';
 import { formatDateTime } from '../../../lib/format';
 import { useTransactions } from '../api/orders';
@@ -40,15 +35,13 @@ export function TransactionsPage() {
     column.accessor('description', { header: '说明' }),
     column.accessor('order_id', { header: '订单号', cell: (i) => i.getValue() ?? '-' }),
   ];
-  const table = useReactTable({
-    data: tx.data?.items ?? [],
+  const table = usePagedTable({
+    rows: tx.data?.items,
+    total: tx.data?.total,
     columns,
-    rowCount: tx.data?.total ?? 0,
-    state: { pagination },
+    pagination,
     onPaginationChange: setPagination,
-    manualPagination: true,
-    getRowId: (row) => String(row.id),
-    getCoreRowModel: getCoreRowModel(),
+    rowId: (row) => row.id,
   });
   return (
     <div>

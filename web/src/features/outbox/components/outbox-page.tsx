@@ -1,13 +1,8 @@
 import { ReloadOutlined } from '@ant-design/icons';
-import {
-  createColumnHelper,
-  getCoreRowModel,
-  type PaginationState,
-  useReactTable,
-} from '@tanstack/react-table';
+import { createColumnHelper, type PaginationState } from '@tanstack/react-table';
 import { Alert, Button, Input, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
-import { DataTable } from '../../../components/data-table';
+import { DataTable, usePagedTable } from '../../../components/data-table';
 import { PageHeader } from '../../../components/page-header';
 import { errorDetail } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
@@ -67,15 +62,13 @@ export function OutboxPage() {
   const [to, setTo] = useState('');
   const [pagination, setPagination] = useState<PaginationState>({ pageIndex: 0, pageSize: 20 });
   const outbox = useOutbox({ page: pagination.pageIndex + 1, size: pagination.pageSize, to });
-  const table = useReactTable({
-    data: outbox.data?.items ?? [],
+  const table = usePagedTable({
+    rows: outbox.data?.items,
+    total: outbox.data?.total,
     columns,
-    rowCount: outbox.data?.total ?? 0,
-    state: { pagination },
+    pagination,
     onPaginationChange: setPagination,
-    manualPagination: true,
-    getRowId: (row) => String(row.id),
-    getCoreRowModel: getCoreRowModel(),
+    rowId: (row) => row.id,
   });
   return (
     <div>

@@ -1,11 +1,6 @@
-import {
-  createColumnHelper,
-  getCoreRowModel,
-  type PaginationState,
-  useReactTable,
-} from '@tanstack/react-table';
+import { createColumnHelper, type PaginationState } from '@tanstack/react-table';
 import { Space, Tag, Typography } from 'antd';
-import { DataTable } from '../../../../components/data-table';
+import { DataTable, usePagedTable } from '../../../../components/data-table';
 import { formatDateTime, formatYuan } from '../../../../lib/format';
 import { billingTypeLabel } from '../../../market/billing';
 import { ADMIN_PAGE_SIZES } from '../../api/admin-containers';
@@ -85,16 +80,13 @@ export function AdminContainerTable({
   pagination,
   onPaginationChange,
 }: AdminContainerTableProps) {
-  const table = useReactTable({
-    data: containers,
+  const table = usePagedTable({
+    rows: containers,
+    total,
     columns,
-    getRowId: (row) => row.container_id,
-    getCoreRowModel: getCoreRowModel(),
-    manualPagination: true,
-    rowCount: total,
-    state: { pagination },
-    onPaginationChange: (updater) =>
-      onPaginationChange(typeof updater === 'function' ? updater(pagination) : updater),
+    pagination,
+    onPaginationChange,
+    rowId: (row) => row.container_id,
   });
   return (
     <DataTable
