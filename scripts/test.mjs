@@ -93,13 +93,13 @@ let skipped = 0;
 const lines = [];
 // Only the end of a CI log may be kept: name every failure, with its message's first lines.
 const failures = [];
-const firstLines = (text, n = 6) =>
+const firstLines = (text, n = 12) =>
   String(text ?? '')
     // biome-ignore lint/suspicious/noControlCharactersInRegex: the terminal colours vitest puts in messages
     .replace(/\x1b\[[0-9;]*m/g, '')
     .split('\n')
     .slice(0, n)
-    .map((l) => `      ${l}`)
+    .map((l) => `      ${l.slice(0, 300)}`)
     .join('\n');
 for (const pkg of PACKAGES) {
   const file = path.join(ROOT, pkg, 'test-results.json');

@@ -2,8 +2,6 @@ import { ADMIN, ApiClient } from '@gpucloud/control-plane/test-harness';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import type { Platform } from './platform.js';
 
-export { explain } from './page-watch.js';
-
 /**
  * Helpers for the console's browser tests: a user registered through the API (with the e-mail
  * code from the sandbox outbox) whose session is put into localStorage, the way the console keeps

@@ -1,14 +1,7 @@
 import type { ApiClient } from '@gpucloud/control-plane/test-harness';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  buyBaseInstance,
-  confirmPopover,
-  explain,
-  registerUser,
-  signedInContext,
-  toast,
-} from './console-helpers.js';
+import { buyBaseInstance, confirmPopover, registerUser, signedInContext, toast } from './console-helpers.js';
 import { launchBrowser, type Platform, startPlatform } from './platform.js';
 import { sshExec } from './ssh.js';
 
@@ -34,8 +27,7 @@ afterAll(async () => {
 });
 
 const row = (): Locator => page.getByTestId(`container-row-${containerId}`);
-const waitStatus = (label: string) =>
-  explain(page, row().getByText(label, { exact: true }).waitFor({ timeout: 60_000 }));
+const waitStatus = (label: string) => row().getByText(label, { exact: true }).waitFor({ timeout: 60_000 });
 
 async function more(item: string) {
   await row().getByRole('button', { name: '更多' }).click();

@@ -3,18 +3,24 @@ import type { Browser, Page } from 'playwright-core';
 /**
  * What went wrong in the browser during a test, so a failure on CI can be understood from its log
  * alone: every page of a browser from `launchBrowser` records its API answers ≥ 400, failed
- * requests and script errors; when a test fails, `describeOpenPages` tells where each page still
- * open was, what it showed and that record (the e2e setup file appends it to the failure).
+ * requests and script errors; when a test fails, `describeTestPages` tells where each page that
+ * test opened was, what it showed and that record (the e2e setup file appends it to the failure).
  */
 
 const pageTrouble = new WeakMap<Page, string[]>();
-const openPages = new Set<Page>();
+const openPages = new Map<Page, number>();
+let currentTest = 0;
+
+/** Called before each test: pages opened from now on belong to it. */
+export function startTest(): void {
+  currentTest++;
+}
 
 export function watchPage(page: Page): void {
   if (pageTrouble.has(page)) return;
   const trouble: string[] = [];
   pageTrouble.set(page, trouble);
-  openPages.add(page);
+  openPages.set(page, currentTest);
   page.on('close', () => openPages.delete(page));
   const note = (line: string) => {
     trouble.push(`${new Date().toISOString().slice(11, 23)} ${line}`);
@@ -38,7 +44,7 @@ export function watchBrowser(browser: Browser): Browser {
   return browser;
 }
 
-export async function describePage(page: Page): Promise<string> {
+async function describePage(page: Page): Promise<string> {
   const shows = (
     await page
       .locator('body')
@@ -52,16 +58,13 @@ export async function describePage(page: Page): Promise<string> {
   return `  page: ${page.url()}\n  shows: ${shows}\n  trouble: ${trouble.join(' | ') || 'none'}`;
 }
 
-export async function describeOpenPages(): Promise<string> {
-  const pages = [...openPages].filter((page) => !page.isClosed());
+/**
+ * The pages the current test opened and has not closed (a test that failed never got to), or,
+ * when it opened none, the pages still open that its file shares between tests.
+ */
+export async function describeTestPages(): Promise<string> {
+  const open = [...openPages].filter(([page]) => !page.isClosed());
+  const own = open.filter(([, test]) => test === currentTest);
+  const pages = (own.length > 0 ? own : open).map(([page]) => page);
   return (await Promise.all(pages.map(describePage))).join('\n');
-}
-
-/** Awaits a step of a browser test; when it fails, the error also says what the page showed. */
-export async function explain<T>(page: Page, step: Promise<T>): Promise<T> {
-  try {
-    return await step;
-  } catch (err) {
-    throw new Error(`${(err as Error).message}\n${await describePage(page)}`);
-  }
 }
