@@ -219,8 +219,9 @@ describe('web console', () => {
       throw new Error(`${e.message} closed=${ws.readyState}`);
     });
     await until('40 120');
-    ws.send('sleep 300; echo "done=$((1000+1))"\n');
-    await new Promise((r) => setTimeout(r, 500));
+    // Interrupt once the line runs (on a busy machine the shell may take a while to get there).
+    ws.send('echo "started=$((2+2))"; sleep 300; echo "done=$((1000+1))"\n');
+    await until('started=4');
     ws.send('');
     ws.send('echo after-interrupt\n');
     await until('after-interrupt');
