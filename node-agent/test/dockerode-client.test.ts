@@ -41,7 +41,8 @@ describe('the dockerode container client', () => {
     const handle = await client.streamLogs(dockerId, { follow: true, tail: 'all', since: '' }, (message) =>
       chunks.push(message.data.toString()),
     );
-    await sleep(700);
+    for (const until = Date.now() + 10_000; !chunks.includes('tick\n') && Date.now() < until; )
+      await sleep(100);
     expect(chunks).toContain('tick\n');
     expect(client.openStreams().logs).toBe(1);
     handle.close();

@@ -131,11 +131,15 @@ describe('streams', () => {
     call.write({ stdin: Buffer.from('echo sum=$((40+2))\n') });
     await waitFor(/sum=42/);
     call.write({ resize: { cols: 100, rows: 40 } });
-    await new Promise((r) => setTimeout(r, 200));
-    call.write({ stdin: Buffer.from('stty size\n') });
+    // The resize reaches the terminal on its own path: ask again until the new size shows.
+    for (let tries = 0; !/40 100/.test(output) && tries < 20; tries++) {
+      call.write({ stdin: Buffer.from('stty size\n') });
+      await new Promise((r) => setTimeout(r, 250));
+    }
     await waitFor(/40 100/);
-    call.write({ stdin: Buffer.from('sleep 30; echo not-interrupted\n') });
-    await new Promise((r) => setTimeout(r, 300));
+    // Interrupt once the line runs (a busy machine may take a while to start it).
+    call.write({ stdin: Buffer.from('echo started-$((3+4)); sleep 30; echo not-interrupted\n') });
+    await waitFor(/started-7/);
     call.write({ interrupt: true });
     call.write({ stdin: Buffer.from('echo after-$((2*3))\n') });
     await waitFor(/after-6/);
