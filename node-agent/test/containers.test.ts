@@ -5,6 +5,7 @@ import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createRequest,
+  execIn,
   freeHostPort,
   grpcError,
   RUN_LABEL,
@@ -43,23 +44,6 @@ const CAPS = [
   'SYS_CHROOT',
   'AUDIT_WRITE',
 ];
-
-async function execIn(t: TestAgent, dockerId: string, script: string): Promise<string> {
-  const exec = await t.docker
-    .getContainer(dockerId)
-    .exec({ Cmd: ['sh', '-c', script], AttachStdout: true, AttachStderr: true });
-  const stream = await exec.start({ hijack: true, stdin: false });
-  const chunks: Buffer[] = [];
-  const sink = new (await import('node:stream')).Writable({
-    write(chunk: Buffer, _e, cb) {
-      chunks.push(chunk);
-      cb();
-    },
-  });
-  t.docker.modem.demuxStream(stream, sink, sink);
-  await new Promise((resolve) => stream.on('end', resolve));
-  return Buffer.concat(chunks).toString();
-}
 
 describe('containers on the real Docker engine', () => {
   let t: TestAgent;

@@ -5,6 +5,7 @@ import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import {
   AUTH_METADATA_KEY,
   type ContainerInfo__Output,
@@ -186,4 +187,22 @@ export async function eventually<T>(
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
     await sleep(200);
   }
+}
+
+/** Runs `script` with sh in a container through Docker itself; stdout and stderr, as one text. */
+export async function execIn(t: TestAgent, dockerId: string, script: string): Promise<string> {
+  const exec = await t.docker
+    .getContainer(dockerId)
+    .exec({ Cmd: ['sh', '-c', script], AttachStdout: true, AttachStderr: true });
+  const stream = await exec.start({ hijack: true, stdin: false });
+  const chunks: Buffer[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      chunks.push(chunk);
+      callback();
+    },
+  });
+  t.docker.modem.demuxStream(stream, sink, sink);
+  await new Promise((resolve) => stream.on('end', resolve));
+  return Buffer.concat(chunks).toString();
 }

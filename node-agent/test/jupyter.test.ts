@@ -1,8 +1,8 @@
-import { Writable } from 'node:stream';
 import type { ContainerInfo__Output } from '@gpucloud/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createRequest,
+  execIn,
   freeHostPort,
   startTestAgent,
   type TestAgent,
@@ -11,23 +11,6 @@ import {
 } from './helpers.js';
 
 const PASSWORD = 'Jupyter-pass:1';
-
-async function execIn(t: TestAgent, dockerId: string, script: string): Promise<string> {
-  const exec = await t.docker
-    .getContainer(dockerId)
-    .exec({ Cmd: ['sh', '-c', script], AttachStdout: true, AttachStderr: true });
-  const stream = await exec.start({ hijack: true, stdin: false });
-  const chunks: Buffer[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      chunks.push(chunk);
-      callback();
-    },
-  });
-  t.docker.modem.demuxStream(stream, sink, sink);
-  await new Promise((resolve) => stream.on('end', resolve));
-  return Buffer.concat(chunks).toString();
-}
 
 /** The tokens Jupyter Server (2 and 1) and classic Notebook read from the agent's config folder. */
 async function jupyterTokens(t: TestAgent, dockerId: string) {

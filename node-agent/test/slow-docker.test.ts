@@ -1,5 +1,4 @@
 // The agent when Docker answers late: a relay (docker-proxy.ts) holds one request back.
-import { Writable } from 'node:stream';
 import type { ContainerInfo__Output } from '@gpucloud/proto';
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -7,27 +6,13 @@ import { type DockerProxy, startDockerProxy } from './docker-proxy.js';
 import {
   createRequest,
   eventually,
+  execIn,
   freeHostPort,
   startTestAgent,
   type TestAgent,
   testSpec,
   unaryCall,
 } from './helpers.js';
-
-async function execIn(t: TestAgent, dockerId: string, script: string): Promise<string> {
-  const exec = await t.docker.getContainer(dockerId).exec({ Cmd: ['sh', '-c', script], AttachStdout: true });
-  const stream = await exec.start({ hijack: true, stdin: false });
-  const chunks: Buffer[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      chunks.push(chunk);
-      callback();
-    },
-  });
-  t.docker.modem.demuxStream(stream, sink, sink);
-  await new Promise((resolve) => stream.on('end', resolve));
-  return Buffer.concat(chunks).toString();
-}
 
 describe('a console whose shell Docker starts only after the deadline', () => {
   let proxy: DockerProxy;
