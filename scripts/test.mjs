@@ -55,7 +55,10 @@ const pg = await ensurePostgres({
 });
 ensureWebBuild();
 
-for (const pkg of PACKAGES) rmSync(path.join(ROOT, pkg, 'test-results.json'), { force: true });
+for (const pkg of PACKAGES) {
+  rmSync(path.join(ROOT, pkg, 'test-results.json'), { force: true });
+  rmSync(path.join(ROOT, pkg, 'test-failures.json'), { force: true });
+}
 const started = Date.now();
 const result = spawnSync(
   'npx',
@@ -73,6 +76,7 @@ const result = spawnSync(
     '--reporter=default',
     '--reporter=json',
     '--outputFile=test-results.json',
+    `--reporter=${path.join(ROOT, 'scripts/lib/failure-reporter.mjs')}`,
   ],
   {
     cwd: ROOT,
@@ -94,13 +98,15 @@ const lines = [];
 // Only the end of a CI log may be kept: name every failure, with its message's first lines.
 const failures = [];
 const firstLines = (text, n = 12) =>
-  String(text ?? '')
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: the terminal colours vitest puts in messages
-    .replace(/\x1b\[[0-9;]*m/g, '')
-    .split('\n')
-    .slice(0, n)
-    .map((l) => `      ${l.slice(0, 300)}`)
-    .join('\n');
+  !text
+    ? ''
+    : String(text)
+        // biome-ignore lint/suspicious/noControlCharactersInRegex: the terminal colours vitest puts in messages
+        .replace(/\x1b\[[0-9;]*m/g, '')
+        .split('\n')
+        .slice(0, n)
+        .map((l) => `      ${l.slice(0, 300)}`)
+        .join('\n');
 for (const pkg of PACKAGES) {
   const file = path.join(ROOT, pkg, 'test-results.json');
   if (!existsSync(file)) {
@@ -112,15 +118,32 @@ for (const pkg of PACKAGES) {
   const suiteErrors = (r.testResults ?? []).filter(
     (s) => s.status === 'failed' && (s.assertionResults ?? []).length === 0,
   ).length;
-  for (const suite of r.testResults ?? []) {
-    const suiteFile = path.relative(path.join(ROOT, pkg), suite.name);
-    if (suite.status === 'failed' && (suite.assertionResults ?? []).length === 0)
-      failures.push(`  ${pkg}/${suiteFile}: the file failed to run\n${firstLines(suite.message, 12)}`);
-    for (const test of suite.assertionResults ?? []) {
-      if (test.status !== 'failed') continue;
-      failures.push(
-        `  ${pkg}/${suiteFile} > ${test.fullName}\n${firstLines((test.failureMessages ?? []).join('\n'))}`,
-      );
+  const detailed = path.join(ROOT, pkg, 'test-failures.json');
+  if (existsSync(detailed)) {
+    // Written by scripts/lib/failure-reporter.mjs: message, the assertion's diff, own frames.
+    for (const f of JSON.parse(readFileSync(detailed, 'utf8'))) {
+      const where = [f.file, f.name].filter(Boolean).join(' > ');
+      const text = f.errors
+        .flatMap((e) => [
+          firstLines(e.message, 40),
+          firstLines(e.diff, 30),
+          firstLines(e.frames.join('\n'), 4),
+        ])
+        .filter(Boolean)
+        .join('\n');
+      failures.push(`  ${pkg}/${where}\n${text}`);
+    }
+  } else {
+    for (const suite of r.testResults ?? []) {
+      const suiteFile = path.relative(path.join(ROOT, pkg), suite.name);
+      if (suite.status === 'failed' && (suite.assertionResults ?? []).length === 0)
+        failures.push(`  ${pkg}/${suiteFile}: the file failed to run\n${firstLines(suite.message, 12)}`);
+      for (const test of suite.assertionResults ?? []) {
+        if (test.status !== 'failed') continue;
+        failures.push(
+          `  ${pkg}/${suiteFile} > ${test.fullName}\n${firstLines((test.failureMessages ?? []).join('\n'))}`,
+        );
+      }
     }
   }
   passed += r.numPassedTests;

@@ -24,17 +24,18 @@ async function until<T>(
   timeoutMs = 20_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
+  for (;;) {
     const value = await fn();
     if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 beforeAll(async () => {
   cp = await startTestControlPlane({
-    nodeOfflineAfterMs: 2500,
+    // Well above the heartbeat interval: a busy CI machine must not flap the node offline.
+    nodeOfflineAfterMs: 4000,
     monitorSyncIntervalMs: 500,
     heartbeatIntervalMs: 500,
   });
@@ -118,16 +119,18 @@ describe('node health', () => {
   it('marks a silent node offline, shows its containers as such, and reconciles when it returns', async () => {
     const user = new ApiClient(cp.url);
     await user.register('health1');
-    const a = await user.request<{ container_id: string }>(
+    const a = await user.request<{ container_id: string; started: boolean }>(
       'POST',
       `/api/cloud-products/${market.productId}/purchase`,
       purchaseBody(market),
     );
-    const b = await user.request<{ container_id: string }>(
+    const b = await user.request<{ container_id: string; started: boolean }>(
       'POST',
       `/api/cloud-products/${market.productId}/purchase`,
       purchaseBody(market),
     );
+    expect(a.body).toMatchObject({ started: true });
+    expect(b.body).toMatchObject({ started: true });
     const port = Number(agent.address.split(':')[1]);
 
     await agent.close();
@@ -160,19 +163,26 @@ describe('node health', () => {
       portStart: agent.portStart,
       volumeRoot: agent.volumeRoot,
     });
+    // The control plane redials with a backoff (2, 4, 8, 16 s): allow for it.
     await until(
       'the node online',
       async () =>
         (await admin.request<NodeView>('GET', `/api/admin/nodes/${market.nodeId}`)).body.status === 'online',
+      45_000,
     );
     await until('the vanished container marked not_found', async () => {
       const res = await user.request<{ status: string }>('GET', `/api/containers/${b.body.container_id}`);
       return res.body.status === 'not_found';
     });
-    const survivor = await user.request<{ status: string; node_status: string }>(
-      'GET',
-      `/api/containers/${a.body.container_id}`,
-    );
-    expect(survivor.body).toMatchObject({ status: 'running', node_status: 'online' });
+    let survivor: { status: string; node_status: string } | undefined;
+    await until('the survivor running on an online node', async () => {
+      const res = await user.request<{ status: string; node_status: string }>(
+        'GET',
+        `/api/containers/${a.body.container_id}`,
+      );
+      survivor = res.body;
+      return res.body.status === 'running' && res.body.node_status === 'online';
+    }).catch(() => {});
+    expect(survivor).toMatchObject({ status: 'running', node_status: 'online' });
   });
 });
