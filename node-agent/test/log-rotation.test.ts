@@ -2,7 +2,7 @@ import type { LogChunk__Output } from '@gpucloud/proto';
 import type * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type DockerProxy, startDockerProxy } from './docker-proxy.js';
-import { createRequest, startTestAgent, type TestAgent, testSpec, unaryCall } from './helpers.js';
+import { createRequest, eventually, startTestAgent, type TestAgent, testSpec, unaryCall } from './helpers.js';
 
 // ~75 bytes per line in Docker's json-file: a 16 KiB file holds ~200 lines, so 4000 lines
 // rotate the log about 20 times while only the last ~600 stay on disk.
@@ -93,9 +93,8 @@ describe('logs across json-file rotation', () => {
 
   it('starts at since_unix_ms when the viewer gives one', async () => {
     const spec = testSpec(t, { command: ['sh', '-c', 'echo early; sleep 2; echo late; exec sleep 600'] });
-    const { containerId } = await createRequest(t, { spec, start: true });
-    const between = Date.now() + 1000;
-    await new Promise((r) => setTimeout(r, 3000));
+    const info = await createRequest(t, { spec, start: true });
+    const { containerId } = info;
     const read = (sinceUnixMs: number) =>
       new Promise<string>((resolve, reject) => {
         let text = '';
@@ -106,7 +105,15 @@ describe('logs across json-file rotation', () => {
         call.on('end', () => resolve(text));
         call.on('error', reject);
       });
-    expect(await read(0)).toBe('early\nlate\n');
+    expect(await eventually(async () => ((await read(0)) === 'early\nlate\n' ? true : undefined))).toBe(true);
+    // Halfway between the two lines by Docker's own clock: a busy machine may delay either.
+    const stamped = (await t.docker.getContainer(info.dockerId).logs({ stdout: true, timestamps: true }))
+      .toString('latin1')
+      .match(/\d{4}-\d\d-\d\dT[\d:.]+Z/g)
+      ?.map((ts) => Date.parse(ts));
+    expect(stamped).toHaveLength(2);
+    const [early = 0, late = 0] = stamped ?? [];
+    const between = Math.round((early + late) / 2);
     expect(await read(between)).toBe('late\n');
   });
 

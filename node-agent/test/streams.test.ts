@@ -184,15 +184,20 @@ describe('streams', () => {
     type('echo after-top-$((2+2))\n');
     await waitFor(/after-top-4/, mark);
 
+    mark = output.length;
     type('vi /tmp/from-vi.txt\n');
-    await new Promise((r) => setTimeout(r, 500));
+    await waitFor(/- \/tmp\/from-vi\.txt/, mark); // vi's status line (not the typed command)
+    mark = output.length;
     type('ihello from vi');
+    await waitFor(/hello from vi/, mark); // vi read and drew it
     // Escape on its own: followed at once by more keys it would read as an escape sequence.
     await new Promise((r) => setTimeout(r, 300));
     type('\x1b');
     await new Promise((r) => setTimeout(r, 300));
+    mark = output.length;
     type(':wq\n');
-    await new Promise((r) => setTimeout(r, 300));
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: vi leaving the alternate screen
+    await waitFor(/\x1b\[\?1049l/, mark);
     mark = output.length;
     type('cat /tmp/from-vi.txt; exit\n');
     await waitFor(/hello from vi/, mark);
