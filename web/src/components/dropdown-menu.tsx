@@ -9,7 +9,8 @@ import {
   useRef,
   useState,
 } from 'react';
-import { Link, useLocation } from 'react-router-dom';
+import { Link } from 'react-router-dom';
+import { useOnNavigate } from '../lib/use-on-navigate';
 import { Icon } from './icons';
 import './dropdown-menu.css';
 
@@ -61,7 +62,6 @@ export function DropdownMenu({
   const closeTimer = useRef<number | undefined>(undefined);
   const hoverOpenedAt = useRef(0);
   const menuId = useId();
-  const { pathname, search } = useLocation();
 
   const close = useCallback(() => {
     window.clearTimeout(closeTimer.current);
@@ -76,8 +76,7 @@ export function DropdownMenu({
   };
 
   // A navigation (from this menu or elsewhere) closes it.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the location is the trigger, not an input.
-  useEffect(() => close(), [pathname, search, close]);
+  useOnNavigate(close);
 
   useEffect(() => {
     if (open && focusIndex >= 0) itemRefs.current[focusIndex]?.focus();

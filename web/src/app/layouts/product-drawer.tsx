@@ -1,7 +1,8 @@
 import { type KeyboardEvent, type MouseEvent, useEffect, useId, useRef, useState } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import { Icon } from '../../components/icons';
 import { loginPathFor, storeRedirect, useSession } from '../../lib/auth';
+import { useOnNavigate } from '../../lib/use-on-navigate';
 import { cardNeedsLogin, DOCS_LINK, PRODUCT_CARDS, type ProductCard } from '../navigation';
 
 const FOCUSABLE = 'a[href], button:not([disabled]), [tabindex]:not([tabindex="-1"])';
@@ -15,10 +16,9 @@ export function ProductDrawer() {
   const panelId = useId();
   const { token } = useSession();
   const navigate = useNavigate();
-  const { pathname } = useLocation();
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a navigation closes the panel.
-  useEffect(() => setOpen(false), [pathname]);
+  // A navigation closes the panel.
+  useOnNavigate(() => setOpen(false));
 
   useEffect(() => {
     if (!open) return;
