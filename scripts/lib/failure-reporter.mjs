@@ -8,7 +8,7 @@ import path from 'node:path';
 function ownFrames(stack) {
   return String(stack ?? '')
     .split('\n')
-    .filter((l) => /^\s+at .*[/\\][^\s]*:\d+:\d+/.test(l) && !l.includes('node_modules'))
+    .filter((l) => /^\s+at .*[/\\][^\s]*:\d+:\d+/.test(l) && !/node_modules|node:internal/.test(l))
     .slice(0, 4)
     .map((l) => l.trim());
 }
