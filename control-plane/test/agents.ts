@@ -25,13 +25,21 @@ export interface TestAgentOptions {
   reconcileIntervalMs?: number;
 }
 
-let nextRange = 41000 + Math.floor(Math.random() * 40) * 500;
+// Host ports for containers: below the kernel's ephemeral ports (32768-60999), where a test's own
+// connections could hold one; a block of four agents' ranges per vitest worker, so files running
+// side by side never share a port.
+const WORKER = (Number(process.env.VITEST_POOL_ID ?? 1) - 1) % 15;
+const BLOCK_START = 20000 + WORKER * 800;
+let nextRange = BLOCK_START;
 
 /** A real agent on 127.0.0.1 with simulated GPUs, driving the test Docker engine. */
 export async function startTestAgent(options: TestAgentOptions = {}): Promise<TestAgent> {
   const token = options.token ?? randomBytes(18).toString('hex');
   const portStart = options.portStart ?? nextRange;
-  if (options.portStart === undefined) nextRange += 200;
+  if (options.portStart === undefined) {
+    if (nextRange + 200 > BLOCK_START + 800) throw new Error('a test file may start at most 4 agents');
+    nextRange += 200;
+  }
   const volumeRoot = options.volumeRoot ?? mkdtempSync(path.join(os.tmpdir(), 'gpucloud-volumes-'));
   const agent = await startAgent({
     token,

@@ -4,7 +4,7 @@
 # restarts the service.
 #
 #   sudo ./deploy/agent/install.sh --public-host gpu1.example.com [--node-name gpu1]
-#        [--listen 0.0.0.0:50051] [--port-range 30000-39999] [--simulate-gpus 8xRTX4090]
+#        [--listen 0.0.0.0:50051] [--port-range 20000-29999] [--simulate-gpus 8xRTX4090]
 #        [--tls-cert FILE --tls-key FILE [--tls-ca FILE]] [--uninstall]
 #
 # Run it from a checkout of the repository. It needs Node.js >= 20.19, Docker, and on GPU hosts
@@ -115,7 +115,7 @@ VOLUME_ROOT="$DATA_DIR/volumes" node -e '
     ...old,
     listen: pick("listen", env.GIVEN_LISTEN, "0.0.0.0:50051"),
     "public-host": pick("public-host", env.GIVEN_PUBLIC_HOST, env.DEFAULT_PUBLIC_HOST),
-    "port-range": pick("port-range", env.GIVEN_PORT_RANGE, "30000-39999"),
+    "port-range": pick("port-range", env.GIVEN_PORT_RANGE, "20000-29999"),
     "volume-root": pick("volume-root", "", env.VOLUME_ROOT),
     "node-name": pick("node-name", env.GIVEN_NODE_NAME, env.DEFAULT_NODE_NAME),
   };

@@ -47,7 +47,9 @@ export async function startPlatform(options: { console?: boolean } = {}): Promis
     throw new Error(`the console is not built (${WEB_DIST}); run npm run build -w @gpucloud/web`);
   }
   const token = randomBytes(18).toString('hex');
-  const rangeStart = 45000 + Math.floor(Math.random() * 20) * 500;
+  // Below the kernel's ephemeral ports (32768-60999), where the test's own connections could
+  // hold one; one range per vitest worker.
+  const rangeStart = 20000 + ((Number(process.env.VITEST_POOL_ID ?? 1) - 1) % 15) * 800;
   const agent = await startAgent({
     token,
     listen: '127.0.0.1:0',

@@ -13,6 +13,7 @@ import { NvidiaSmiProbe } from './gpu/nvidia-smi-probe.js';
 import { SimulatedGpuProbe } from './gpu/simulated-gpu-probe.js';
 import { HostFacts } from './host/host-facts.js';
 import { collectHostInfo } from './host/host-info.js';
+import { ephemeralOverlapWarning, ephemeralPortRange } from './ports/ephemeral-range.js';
 import { OccupiedPorts } from './ports/occupied-ports.js';
 import { Reconciler } from './reconcile/reconciler.js';
 import type { RpcDeps } from './rpc/rpc-support.js';
@@ -81,6 +82,8 @@ export async function startAgent(options: AgentOptions, runtime: AgentRuntime = 
     containers ? containers.containerUsingVolume(ownerId, name) : Promise.resolve(undefined),
   );
   await volumes.init();
+  const overlap = ephemeralOverlapWarning(config.portRange, await ephemeralPortRange());
+  if (overlap) log(overlap);
   const occupiedPorts = new OccupiedPorts(client);
   const engineSocket = dockerConnection(config.dockerHost).options.socketPath;
   containers = new ContainerService({

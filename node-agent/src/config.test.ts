@@ -20,7 +20,7 @@ describe('agent settings', () => {
       listen: DEFAULTS.listen,
       token: 's3cret',
       bindAddress: '0.0.0.0',
-      portRange: { start: 30000, end: 39999 },
+      portRange: { start: 20000, end: 29999 },
       volumeRoot: '/var/lib/gpucloud/volumes',
       heartbeatIntervalMs: 5000,
       logLimits: { maxSize: '10m', maxFiles: 3 },

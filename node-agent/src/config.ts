@@ -66,7 +66,7 @@ export interface AgentOptions {
   dockerHost?: string;
   bindAddress?: string;
   publicHost?: string;
-  /** `30000-39999` or { start, end }. */
+  /** `20000-29999` or { start, end }. */
   portRange?: string | PortRange;
   volumeRoot?: string;
   tls?: TlsFiles;
@@ -91,7 +91,7 @@ export class ConfigError extends Error {
 export const DEFAULTS = {
   listen: '0.0.0.0:50051',
   bindAddress: '0.0.0.0',
-  portRange: '30000-39999',
+  portRange: '20000-29999',
   volumeRoot: '/var/lib/gpucloud/volumes',
   dockerTimeoutMs: 30_000,
   pullTimeoutMs: 30 * 60_000,
@@ -157,7 +157,7 @@ export function parsePortRange(text: string): PortRange {
   const start = Number(m?.[1]);
   const end = Number(m?.[2]);
   if (!m || !(start >= 1 && end <= 65535 && start <= end)) {
-    throw new ConfigError(`--port-range must look like 30000-39999 within 1-65535, got "${text}"`);
+    throw new ConfigError(`--port-range must look like 20000-29999 within 1-65535, got "${text}"`);
   }
   return { start, end };
 }

@@ -133,8 +133,8 @@ function canBind(port: number, host: string): Promise<boolean> {
   });
 }
 
-/** A port in the agent's default range that nothing listens on right now. */
-export async function freeHostPort(start = 30000, end = 39999): Promise<number> {
+/** A port in the agent's default range (below the kernel's ephemeral ports) that is free now. */
+export async function freeHostPort(start = 20000, end = 29999): Promise<number> {
   for (let attempt = 0; attempt < 200; attempt++) {
     const port = start + Math.floor(Math.random() * (end - start + 1));
     if ((await canBind(port, '127.0.0.1')) && (await canBind(port, '0.0.0.0'))) return port;

@@ -98,7 +98,7 @@ describe('deploy/agent/install.sh', () => {
     expect(config).toEqual({
       listen: '0.0.0.0:50051',
       'public-host': 'gpu1.example.com',
-      'port-range': '30000-39999',
+      'port-range': '20000-29999',
       'volume-root': '/var/lib/gpucloud/volumes',
       'node-name': 'gpu1',
       'simulate-gpus': '8xRTX4090',

@@ -12,9 +12,9 @@ const TCP6 = `  sl  local_address                         remote_address        
    0: 00000000000000000000000000000000:1F90 00000000000000000000000000000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 4242 1 0000000000000000 100 0 0 10 0
 `;
 
-describe('host TCP listeners from /proc/net/tcp', () => {
-  it('keeps only LISTEN sockets', () => {
-    expect(parseProcNetTcp(TCP).sort((a, b) => a - b)).toEqual([22, 2024]);
+describe('host TCP ports in use from /proc/net/tcp', () => {
+  it('keeps listeners and connections, not sockets in TIME_WAIT', () => {
+    expect(parseProcNetTcp(TCP).sort((a, b) => a - b)).toEqual([22, 2024, 40000]);
     expect(parseProcNetTcp(TCP6)).toEqual([8080]);
   });
 

@@ -1,26 +1,30 @@
 // Host ports in use: what Docker publishes (every container, managed or not, plus the
-// reserved ports of stopped managed containers) and the host's TCP listeners.
+// reserved ports of stopped managed containers) and the host's TCP sockets that hold a port.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { ContainerClient } from '../docker/container-client.js';
 import { LABELS, portsFromLabel } from '../docker/labels.js';
 
-const TCP_LISTEN = '0A';
+const TCP_TIME_WAIT = '06';
 
-/** Local ports in LISTEN state from the text of /proc/net/tcp or /proc/net/tcp6. */
+/**
+ * Local ports held by a socket, from the text of /proc/net/tcp or /proc/net/tcp6: listeners, and
+ * connections too (a host connection whose local port is in the node's range makes publishing that
+ * port fail with "address already in use"). Sockets in TIME_WAIT are left out: Docker binds over them.
+ */
 export function parseProcNetTcp(text: string): number[] {
   const ports = new Set<number>();
   for (const line of text.split('\n').slice(1)) {
     const fields = line.trim().split(/\s+/);
     const local = fields[1];
-    if (!local || fields[3] !== TCP_LISTEN) continue;
+    if (!local || !fields[3] || fields[3] === TCP_TIME_WAIT) continue;
     const port = Number.parseInt(local.slice(local.lastIndexOf(':') + 1), 16);
     if (port > 0) ports.add(port);
   }
   return [...ports];
 }
 
-export async function hostTcpListeners(procRoot = '/proc'): Promise<number[]> {
+export async function hostTcpPortsInUse(procRoot = '/proc'): Promise<number[]> {
   const ports = new Set<number>();
   for (const file of ['tcp', 'tcp6']) {
     let text: string;
@@ -47,11 +51,11 @@ export class OccupiedPorts {
 
   /** Sorted, without duplicates; fails (never guesses) when Docker cannot be asked. */
   async list(): Promise<number[]> {
-    const [containers, listeners] = await Promise.all([
+    const [containers, held] = await Promise.all([
       this.client.listContainers({ all: true, labels: [] }),
-      hostTcpListeners(this.procRoot),
+      hostTcpPortsInUse(this.procRoot),
     ]);
-    const ports: number[] = [...listeners];
+    const ports: number[] = [...held];
     for (const container of containers) {
       ports.push(...container.publishedPorts);
       // A stopped managed container gets its ports back when it starts again.
