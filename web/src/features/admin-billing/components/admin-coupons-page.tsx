@@ -73,7 +73,6 @@ export function AdminCouponsPage() {
     onPaginationChange: setPagination,
     rowId: (row) => row.id,
   });
-  const firstPage = () => setPagination((p) => ({ ...p, pageIndex: 0 }));
   return (
     <div>
       <PageHeader
@@ -86,14 +85,14 @@ export function AdminCouponsPage() {
               style={{ width: 200 }}
               onSearch={(v) => {
                 setUsername(v.trim());
-                firstPage();
+                table.firstPage();
               }}
             />
             <Segmented<CouponStatus | 'all'>
               value={status}
               onChange={(v) => {
                 setStatus(v);
-                firstPage();
+                table.firstPage();
               }}
               options={[
                 { value: 'all', label: '全部' },

@@ -52,7 +52,6 @@ export function AdminPaymentsPage() {
     onPaginationChange: setPagination,
     rowId: (row) => row.id,
   });
-  const firstPage = () => setPagination((p) => ({ ...p, pageIndex: 0 }));
   return (
     <div>
       <PageHeader
@@ -65,7 +64,7 @@ export function AdminPaymentsPage() {
               style={{ width: 200 }}
               onSearch={(v) => {
                 setUsername(v.trim());
-                firstPage();
+                table.firstPage();
               }}
             />
             <Select
@@ -74,7 +73,7 @@ export function AdminPaymentsPage() {
               aria-label="支付状态"
               onChange={(v) => {
                 setStatus(v);
-                firstPage();
+                table.firstPage();
               }}
               options={[
                 { value: 'all', label: '全部' },
