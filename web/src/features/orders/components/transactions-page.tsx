@@ -52,7 +52,7 @@ export function TransactionsPage() {
             value={type}
             onChange={(value) => {
               setType(value);
-              setPagination((p) => ({ ...p, pageIndex: 0 }));
+              table.firstPage();
             }}
             options={[
               { value: 'all', label: '全部' },
