@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api, errorFromResponse } from '../../../lib/api-client';
 import { getToken } from '../../../lib/auth';
 import { type ListResponse, toList } from '../../../lib/list';
 import type { Invoice, InvoiceStatus } from '../types';
@@ -63,7 +63,8 @@ export async function downloadInvoice(invoice: Invoice, scope: 'mine' | 'admin')
   const path =
     scope === 'admin' ? `/api/admin/invoices/${invoice.id}/download` : `/api/invoices/${invoice.id}/download`;
   const res = await fetch(path, { headers: { Authorization: `Bearer ${getToken() ?? ''}` } });
-  if (!res.ok) throw new Error('下载失败');
+  // The server's reason (发票不存在, 发票尚未开具…) rather than a bare failure.
+  if (!res.ok) throw errorFromResponse(res.status, path, await res.json().catch(() => undefined));
   const url = URL.createObjectURL(await res.blob());
   const a = document.createElement('a');
   a.href = url;
