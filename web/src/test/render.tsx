@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
-import { render, waitFor } from '@testing-library/react';
+import { render, waitFor, within } from '@testing-library/react';
 import { createMemoryRouter, type RouteObject, RouterProvider } from 'react-router-dom';
 import { vi } from 'vitest';
 import { AppProvider } from '../app/provider';
@@ -54,6 +54,22 @@ export function fakeServer(handlers: Record<string, Handler>) {
   });
   vi.stubGlobal('fetch', fetchMock);
   return { requests, fetchMock };
+}
+
+/** The antd dialog on top (the last one opened). */
+export function dialog(): HTMLElement {
+  const found = Array.from(document.querySelectorAll<HTMLElement>('.ant-modal-content')).at(-1);
+  if (!found) throw new Error('no dialog');
+  return found;
+}
+
+/** The text input of an antd Select labelled `label` (the label is on its wrapper too). */
+export function selectInput(scope: HTMLElement, label: string): HTMLElement {
+  const input = within(scope)
+    .getAllByLabelText(label)
+    .find((el) => el.tagName === 'INPUT');
+  if (!input) throw new Error(`no select input labelled ${label}`);
+  return input;
 }
 
 /**

@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { routes } from '../../../app/router';
 import { setSession } from '../../../lib/auth';
-import { fakeServer, getButton, type RecordedRequest, renderRoutes } from '../../../test/render';
+import { fakeServer, getButton, type RecordedRequest, renderRoutes, selectInput } from '../../../test/render';
 import type { Invoice } from '../../invoices/types';
 
 const pending: Invoice = {
@@ -61,8 +61,9 @@ describe('admin invoices', { timeout: 60_000 }, () => {
     await waitFor(() => expect(within(screen.getByTestId('invoice-row-1')).getByText('已开具')).toBeTruthy());
     expect(getButton(screen.getByTestId('invoice-row-1'), '下载')).toBeTruthy();
 
-    const select = screen.getAllByLabelText('发票状态').find((el) => el.tagName === 'INPUT') as HTMLElement;
-    fireEvent.mouseDown(select.closest('.ant-select-selector') as HTMLElement);
+    fireEvent.mouseDown(
+      selectInput(document.body, '发票状态').closest('.ant-select-selector') as HTMLElement,
+    );
     fireEvent.click(await screen.findByTitle('全部'));
     await waitFor(() => expect(lastQuery(requests)).toBe('page=1&size=20'));
   });

@@ -2,7 +2,14 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { routes } from '../../../app/router';
 import { setSession } from '../../../lib/auth';
-import { fakeServer, getButton, type RecordedRequest, renderRoutes } from '../../../test/render';
+import {
+  dialog,
+  fakeServer,
+  getButton,
+  type RecordedRequest,
+  renderRoutes,
+  selectInput,
+} from '../../../test/render';
 import type { Coupon } from '../../coupons/types';
 import type { AdminPayment } from '../api/admin-money';
 
@@ -36,21 +43,6 @@ const calls = (requests: RecordedRequest[], method: string, path: string) =>
   requests.filter((r) => r.method === method && r.path === path);
 const lastQuery = (requests: RecordedRequest[], path: string) =>
   calls(requests, 'GET', path).at(-1)?.search.toString();
-
-/** The text input of an antd Select (the label is on its wrapper too). */
-const selectInput = (scope: HTMLElement, label: string) => {
-  const input = within(scope)
-    .getAllByLabelText(label)
-    .find((el) => el.tagName === 'INPUT');
-  if (!input) throw new Error(`no select input labelled ${label}`);
-  return input;
-};
-
-function dialog(): HTMLElement {
-  const found = Array.from(document.querySelectorAll<HTMLElement>('.ant-modal-content')).at(-1);
-  if (!found) throw new Error('no dialog');
-  return found;
-}
 
 beforeEach(() => {
   setSession('t', { username: 'root', nickname: '', isAdmin: true });

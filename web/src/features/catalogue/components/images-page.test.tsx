@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { routes } from '../../../app/router';
 import { setSession } from '../../../lib/auth';
-import { fakeServer, getButton, renderRoutes, waitForButton } from '../../../test/render';
+import { dialog, fakeServer, getButton, renderRoutes, waitForButton } from '../../../test/render';
 import type { AdminFramework, AdminImage } from '../types';
 
 // antd screens render slowly in jsdom, more so while other test files run in parallel: wait longer
@@ -35,12 +35,6 @@ const image: AdminImage = {
   framework_version_id: 11,
   framework: { id: 1, name: 'PyTorch', version: { id: 11, name: '2.5.1-cuda12.4', cuda_version: '12.4' } },
 };
-
-function dialog(): HTMLElement {
-  const found = Array.from(document.querySelectorAll<HTMLElement>('.ant-modal-content')).at(-1);
-  if (!found) throw new Error('no dialog');
-  return found;
-}
 
 beforeEach(() => {
   setSession('t', { username: 'root', nickname: '', isAdmin: true });

@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { routes } from '../../../app/router';
 import { setSession } from '../../../lib/auth';
-import { fakeServer, getButton, renderRoutes, waitForButton } from '../../../test/render';
+import { dialog, fakeServer, getButton, renderRoutes, waitForButton } from '../../../test/render';
 import type { AdminProduct } from '../types';
 
 // antd screens render slowly in jsdom, more so while other test files run in parallel: wait longer
@@ -38,12 +38,6 @@ const node = {
   docker_available: true,
   gpu_model: 'RTX 4090',
 };
-
-function dialog(): HTMLElement {
-  const found = Array.from(document.querySelectorAll<HTMLElement>('.ant-modal-content')).at(-1);
-  if (!found) throw new Error('no dialog');
-  return found;
-}
 
 beforeEach(() => {
   setSession('t', { username: 'root', nickname: '', isAdmin: true });

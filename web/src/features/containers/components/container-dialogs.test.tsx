@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { routes } from '../../../app/router';
 import { setSession } from '../../../lib/auth';
-import { fakeServer, getButton, renderRoutes, waitForButton } from '../../../test/render';
+import { dialog, fakeServer, getButton, renderRoutes, waitForButton } from '../../../test/render';
 import { runningContainer, stoppedContainer } from '../test-fixtures';
 import type { Container } from '../types';
 
@@ -26,12 +26,6 @@ async function openMore(rowId: string, item: string) {
   const row = await screen.findByTestId(`container-row-${rowId}`);
   fireEvent.click(getButton(row, '更多'));
   fireEvent.click(await screen.findByText(item));
-}
-
-function dialog(): HTMLElement {
-  const found = Array.from(document.querySelectorAll<HTMLElement>('.ant-modal-content')).at(-1);
-  if (!found) throw new Error('no dialog');
-  return found;
 }
 
 describe('the 更多 menu', { timeout: 60_000 }, () => {

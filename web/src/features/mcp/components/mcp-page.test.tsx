@@ -2,7 +2,14 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { routes } from '../../../app/router';
 import { setSession } from '../../../lib/auth';
-import { fakeServer, findButtons, getButton, renderRoutes, waitForButton } from '../../../test/render';
+import {
+  dialog,
+  fakeServer,
+  findButtons,
+  getButton,
+  renderRoutes,
+  waitForButton,
+} from '../../../test/render';
 import type { McpContainer, McpServerOption } from '../types';
 
 const running: McpContainer = {
@@ -29,12 +36,6 @@ const server: McpServerOption = {
 const list =
   (items: McpContainer[] = [running, stopped]) =>
   () => ({ body: { items, total: items.length } });
-
-function dialog(): HTMLElement {
-  const found = Array.from(document.querySelectorAll<HTMLElement>('.ant-modal-content')).at(-1);
-  if (!found) throw new Error('no dialog');
-  return found;
-}
 
 beforeEach(() => {
   setSession('tok', { username: 'alice', nickname: '', isAdmin: false });
