@@ -31,5 +31,7 @@ export default defineConfig({
     setupFiles: ['./src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
     testTimeout: 60_000,
+    // What a test stubs with vi.stubGlobal (fakeServer's fetch, above all) ends with the test.
+    unstubGlobals: true,
   },
 });

@@ -1,12 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { setSession } from '../lib/auth';
 import { fakeServer, renderRoutes, waitForButton } from '../test/render';
 import { routes } from './router';
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
 
 describe('route guard', () => {
   it('when signed out, /market sends the visitor to /login with the return path', async () => {

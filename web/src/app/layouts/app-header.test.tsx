@@ -1,13 +1,9 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { REDIRECT_KEY, setSession } from '../../lib/auth';
 import { fakeServer, renderRoutes } from '../../test/render';
 import { cardNeedsLogin, PRODUCT_CARDS } from '../navigation';
 import { routes } from '../router';
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
 
 /** Waits for the page to settle (its heading), then opens the side menu. */
 async function openDrawer() {

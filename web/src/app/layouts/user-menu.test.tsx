@@ -1,13 +1,9 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { getSession, setSession } from '../../lib/auth';
 import { fakeServer, renderRoutes } from '../../test/render';
 import { routes } from '../router';
 import { userMenuLinks } from './user-menu';
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
 
 const keys = (isAdmin: boolean) => userMenuLinks(isAdmin).map((link) => link.to);
 

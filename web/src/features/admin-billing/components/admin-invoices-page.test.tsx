@@ -29,7 +29,6 @@ beforeEach(() => {
   setSession('t', { username: 'root', nickname: '', isAdmin: true });
 });
 afterEach(() => {
-  vi.unstubAllGlobals();
   vi.restoreAllMocks();
   Reflect.deleteProperty(URL, 'createObjectURL');
   Reflect.deleteProperty(URL, 'revokeObjectURL');

@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { routes } from '../../../app/router';
 import { setSession } from '../../../lib/auth';
 import {
@@ -46,9 +46,6 @@ const lastQuery = (requests: RecordedRequest[], path: string) =>
 
 beforeEach(() => {
   setSession('t', { username: 'root', nickname: '', isAdmin: true });
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
 });
 
 describe('admin payments', { timeout: 60_000 }, () => {

@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { routes } from '../../../app/router';
 import { setSession } from '../../../lib/auth';
 import { fakeServer, getButton, renderRoutes } from '../../../test/render';
@@ -33,9 +33,6 @@ const user = (id: number, over: Partial<AdminUser> = {}): AdminUser => ({
 
 beforeEach(() => {
   setSession('tok', { username: 'admin', nickname: '', isAdmin: true });
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
 });
 
 async function popover(): Promise<HTMLElement> {

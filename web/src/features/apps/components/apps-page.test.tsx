@@ -1,5 +1,5 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { routes } from '../../../app/router';
 import { setSession } from '../../../lib/auth';
 import {
@@ -49,10 +49,6 @@ function catalogue(extra: Parameters<typeof fakeServer>[0] = {}) {
     ...extra,
   });
 }
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
 
 describe('app market', { timeout: 60_000 }, () => {
   beforeEach(() => window.localStorage.clear());

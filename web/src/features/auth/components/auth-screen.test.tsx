@@ -17,7 +17,6 @@ beforeAll(async () => {
 }, 60_000);
 
 afterEach(() => {
-  vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
 

@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../../app/router';
 import { getSession, setSession } from '../../../lib/auth';
 import { fakeServer, renderRoutes } from '../../../test/render';
@@ -15,10 +15,6 @@ beforeAll(async () => {
     import('../../../app/layouts/console-shell'),
   ]);
 }, 60_000);
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
 
 const started = (purpose: 'login' | 'bind', state = 'st-1') =>
   sessionStorage.setItem('wechatOAuth', JSON.stringify({ purpose, state }));

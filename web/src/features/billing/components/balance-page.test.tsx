@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { routes } from '../../../app/router';
 import { setSession } from '../../../lib/auth';
 import { fakeServer, getButton, renderRoutes, waitForButton } from '../../../test/render';
@@ -11,9 +11,6 @@ vi.mock('qrcode', () => {
 
 beforeEach(() => {
   setSession('tok', { username: 'alice', nickname: '', isAdmin: false });
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
 });
 
 const money = {

@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { routes } from '../../../app/router';
 import { setSession } from '../../../lib/auth';
 import { dialog, fakeServer, getButton, renderRoutes, waitForButton } from '../../../test/render';
@@ -38,9 +38,6 @@ const image: AdminImage = {
 
 beforeEach(() => {
   setSession('t', { username: 'root', nickname: '', isAdmin: true });
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
 });
 
 describe('admin images: frameworks and versions', { timeout: 60_000 }, () => {

@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { routes } from '../../../app/router';
 import { setSession } from '../../../lib/auth';
 import { dialog, fakeServer, getButton, renderRoutes, waitForButton } from '../../../test/render';
@@ -41,9 +41,6 @@ const node = {
 
 beforeEach(() => {
   setSession('t', { username: 'root', nickname: '', isAdmin: true });
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
 });
 
 describe('admin products', { timeout: 60_000 }, () => {

@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { routes } from '../../../app/router';
 import { setSession } from '../../../lib/auth';
 import { dialog, fakeServer, getButton, renderRoutes, waitForButton } from '../../../test/render';
@@ -17,9 +17,6 @@ const list =
 
 beforeEach(() => {
   setSession('tok', { username: 'alice', nickname: '', isAdmin: false });
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
 });
 
 async function openMore(rowId: string, item: string) {

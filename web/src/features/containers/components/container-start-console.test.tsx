@@ -1,5 +1,5 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { routes } from '../../../app/router';
 import { setSession } from '../../../lib/auth';
 import { fakeServer, getButton, renderRoutes, waitForButton } from '../../../test/render';
@@ -58,9 +58,6 @@ beforeEach(() => {
   FakeSocket.instances = [];
   terminals.length = 0;
   setSession('tok', { username: 'alice', nickname: '', isAdmin: false });
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
 });
 
 describe('start when the GPUs are taken', { timeout: 60_000 }, () => {

@@ -1,5 +1,5 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { routes } from '../../../app/router';
 import { setSession } from '../../../lib/auth';
 import { fakeServer, findButtons, getButton, renderRoutes, waitForButton } from '../../../test/render';
@@ -56,10 +56,6 @@ class FakeSocket {
 beforeEach(() => {
   FakeSocket.instances = [];
   setSession('tok', { username: 'alice', nickname: '', isAdmin: false });
-});
-
-afterEach(() => {
-  vi.unstubAllGlobals();
 });
 
 describe('my containers', () => {

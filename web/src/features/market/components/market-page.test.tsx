@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { routes } from '../../../app/router';
 import { setSession } from '../../../lib/auth';
 import { fakeServer, getButton, renderRoutes, waitForButton } from '../../../test/render';
@@ -55,10 +55,6 @@ function marketServer(purchaseAnswer: { status?: number; body: PurchaseAnswer | 
 
 beforeEach(() => {
   setSession('tok', { username: 'alice', nickname: '', isAdmin: false });
-});
-
-afterEach(() => {
-  vi.unstubAllGlobals();
 });
 
 async function openPurchase() {

@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { routes } from '../../../app/router';
 import { setSession } from '../../../lib/auth';
 import { fakeServer, getButton, renderRoutes } from '../../../test/render';
@@ -49,9 +49,6 @@ function server() {
 
 beforeEach(() => {
   setSession('tok', { username: 'alice', nickname: '', isAdmin: false });
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
 });
 
 describe('the market after 立即部署', { timeout: 60_000 }, () => {

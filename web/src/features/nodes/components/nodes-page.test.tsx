@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { routes } from '../../../app/router';
 import { setSession } from '../../../lib/auth';
 import { fakeServer, getButton, renderRoutes, waitForButton } from '../../../test/render';
@@ -20,10 +20,6 @@ const node: GpuNode = {
 
 beforeEach(() => {
   setSession('tok', { username: 'root', nickname: '', isAdmin: true });
-});
-
-afterEach(() => {
-  vi.unstubAllGlobals();
 });
 
 describe('admin nodes', () => {

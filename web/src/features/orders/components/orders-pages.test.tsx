@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { routes } from '../../../app/router';
 import { setSession } from '../../../lib/auth';
 import { fakeServer, getButton, type RecordedRequest, renderRoutes } from '../../../test/render';
@@ -47,9 +47,6 @@ const lastQuery = (requests: RecordedRequest[], path: string) =>
 
 beforeEach(() => {
   setSession('t', { username: 'alice', nickname: '', isAdmin: false });
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
 });
 
 describe('orders', { timeout: 60_000 }, () => {

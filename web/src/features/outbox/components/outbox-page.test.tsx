@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { routes } from '../../../app/router';
 import { setSession } from '../../../lib/auth';
 import { fakeServer, renderRoutes } from '../../../test/render';
@@ -14,9 +14,6 @@ beforeAll(async () => {
 
 beforeEach(() => {
   setSession('tok', { username: 'admin', nickname: '', isAdmin: true });
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
 });
 
 describe('admin outbox', () => {

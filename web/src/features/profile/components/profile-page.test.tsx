@@ -35,7 +35,6 @@ beforeEach(() => {
 afterEach(() => {
   vi.useRealTimers();
   vi.restoreAllMocks();
-  vi.unstubAllGlobals();
 });
 
 const keys = { 'GET /api/api-keys/': () => ({ body: { items: [], total: 0 } }) };

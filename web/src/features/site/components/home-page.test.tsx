@@ -1,12 +1,8 @@
 import { fireEvent, screen, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { routes } from '../../../app/router';
 import { setSession } from '../../../lib/auth';
 import { fakeServer, renderRoutes } from '../../../test/render';
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
 
 async function renderHome() {
   fakeServer({});

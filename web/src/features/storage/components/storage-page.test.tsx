@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { routes } from '../../../app/router';
 import { setSession } from '../../../lib/auth';
 import { fakeServer, getButton, renderRoutes, waitForButton } from '../../../test/render';
@@ -7,9 +7,6 @@ import type { StorageInfo, Volume } from '../types';
 
 beforeEach(() => {
   setSession('tok', { username: 'alice', nickname: '', isAdmin: false });
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
 });
 
 const volume = (over: Partial<Volume>): Volume => ({

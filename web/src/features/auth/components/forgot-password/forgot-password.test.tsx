@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../../../app/router';
 import { fakeServer, getButton, renderRoutes } from '../../../../test/render';
 
@@ -10,10 +10,6 @@ beforeAll(async () => {
     import('../../../../app/layouts/console-shell'),
   ]);
 }, 60_000);
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
 
 const type = (label: string, value: string) =>
   fireEvent.change(screen.getByLabelText(label), { target: { value } });

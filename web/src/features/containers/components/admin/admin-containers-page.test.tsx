@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { routes } from '../../../../app/router';
 import { setSession } from '../../../../lib/auth';
 import {
@@ -25,9 +25,6 @@ const listCalls = (requests: RecordedRequest[]) =>
 
 beforeEach(() => {
   setSession('t', { username: 'root', nickname: '管理员', isAdmin: true });
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
 });
 
 describe('admin container management', { timeout: 60_000 }, () => {
