@@ -6,6 +6,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   DATA_DIR,
+  ensureDebianPackages,
   ensureDependencies,
   ensureWebBuild,
   hasNvidiaGpu,
@@ -20,6 +21,14 @@ ensureWebBuild();
 const { ensurePostgres } = await import('./lib/postgres.mjs');
 const { ensureDockerEngine } = await import('./lib/docker-engine.mjs');
 const { ensureBaseImage } = await import('./lib/base-image.mjs');
+// The agent's container toolbox (SSH server, sftp-server, busybox), from Debian's packages.
+const { ensureToolbox, missingPackages } = await import('../node-agent/toolbox/build.mjs');
+const stillMissing = ensureDebianPackages(missingPackages());
+if (stillMissing.length > 0) {
+  log(`缺少容器工具箱所需的软件包，请以 root 运行或先执行: apt-get install ${stillMissing.join(' ')}`);
+  process.exit(1);
+}
+const toolboxDir = ensureToolbox({ dest: path.join(DATA_DIR, 'toolbox'), log });
 
 const secrets = loadSecrets();
 const port = Number(process.env.PORT ?? 8080);
@@ -102,6 +111,8 @@ launch(
     process.env.AGENT_BIND_ADDRESS ?? '0.0.0.0',
     '--volume-root',
     path.join(DATA_DIR, 'volumes'),
+    '--toolbox-dir',
+    toolboxDir,
     ...(simulate ? ['--simulate-gpus', process.env.SIMULATE_GPUS ?? '8xRTX4090'] : []),
   ],
   {

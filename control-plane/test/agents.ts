@@ -46,6 +46,7 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
     listen: options.listen ?? '127.0.0.1:0',
     simulateGpus: options.gpus ?? '8xRTX4090',
     dockerHost: options.dockerHost ?? inject('dockerHost'),
+    toolboxDir: inject('toolboxDir'),
     bindAddress: '127.0.0.1',
     publicHost: '127.0.0.1',
     portRange: `${portStart}-${portStart + 199}`,

@@ -172,7 +172,7 @@ describe('purchase and lifecycle', () => {
       const timer = setTimeout(() => reject(new Error(`no log line, got: ${got}`)), 15_000);
       ws.on('message', (data) => {
         got += data.toString();
-        if (got.includes('[gpucloud] container')) {
+        if (got.includes('SSH 服务监听端口 22')) {
           clearTimeout(timer);
           ws.close();
           resolve(got);
@@ -180,7 +180,7 @@ describe('purchase and lifecycle', () => {
       });
       ws.on('error', reject);
     });
-    expect(text).toContain('sshd listening on port 22');
+    expect(text).toContain('SSH 服务监听端口 22');
 
     const other = await user('logger3b');
     const code = await new Promise<number>((resolve) => {

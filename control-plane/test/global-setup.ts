@@ -6,6 +6,7 @@ declare module 'vitest' {
     databaseUrl: string;
     dockerHost: string;
     testImage: string;
+    toolboxDir: string;
   }
 }
 

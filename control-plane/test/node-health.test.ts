@@ -92,6 +92,7 @@ describe('reconciliation', () => {
   it('reports a labelled container the platform does not know, and leaves it running', async () => {
     const orphan = await docker().createContainer({
       Image: inject('testImage'),
+      Cmd: ['sleep', '3600'],
       name: 'gpucloud-c-orphan0001',
       Labels: {
         'gpucloud.managed': 'true',

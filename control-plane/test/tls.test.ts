@@ -97,6 +97,7 @@ beforeAll(async () => {
     listen: '127.0.0.1:0',
     simulateGpus: '2xA100',
     dockerHost: inject('dockerHost'),
+    toolboxDir: inject('toolboxDir'),
     volumeRoot: mkdtempSync(path.join(os.tmpdir(), 'gpucloud-tls-vol-')),
     tls: {
       certFile: path.join(pki.dir, 'agent.crt'),

@@ -93,6 +93,17 @@ node -e '
 ' "$ROOT$PREFIX/package.json"
 (cd "$ROOT$PREFIX" && "$NPM" install --omit=dev --no-audit --no-fund >/dev/null)
 
+# The container toolbox: the SSH server (Dropbear), sftp-server and static busybox every rented
+# container gets, mounted read-only at /.gpucloud, from Debian's packages; never downloaded.
+missing_pkgs="$(TOOLBOX_BUILD="$SRC/node-agent/toolbox/build.mjs" node --input-type=module -e "const m = await import(process.env.TOOLBOX_BUILD); console.log(m.missingPackages().join(' '))")"
+if [ -n "$missing_pkgs" ]; then
+  command -v apt-get >/dev/null || fail "the container toolbox needs: $missing_pkgs (install them with your package manager)"
+  echo "installing $missing_pkgs for the container toolbox"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing_pkgs >/dev/null ||
+    fail "could not install $missing_pkgs (apt-get update first?)"
+fi
+node "$SRC/node-agent/toolbox/build.mjs" "$ROOT$DATA_DIR/toolbox" >/dev/null || fail "building the container toolbox failed"
+
 # Token: generated once, kept across upgrades.
 if [ ! -f "$ROOT$CONF_DIR/agent.env" ]; then
   (umask 077 && echo "AGENT_TOKEN=$(node -e 'console.log(require("crypto").randomBytes(24).toString("hex"))')" > "$ROOT$CONF_DIR/agent.env")
@@ -105,7 +116,7 @@ hostname_short="$(hostname -s 2>/dev/null || hostname)"
 GIVEN_LISTEN="$listen" GIVEN_PUBLIC_HOST="$public_host" GIVEN_PORT_RANGE="$port_range" \
 GIVEN_NODE_NAME="$node_name" GIVEN_SIMULATE="$simulate" GIVEN_TLS_CERT="$tls_cert" GIVEN_TLS_KEY="$tls_key" \
 GIVEN_TLS_CA="$tls_ca" DEFAULT_PUBLIC_HOST="$hostname_full" DEFAULT_NODE_NAME="$hostname_short" \
-VOLUME_ROOT="$DATA_DIR/volumes" node -e '
+VOLUME_ROOT="$DATA_DIR/volumes" TOOLBOX_DIR="$DATA_DIR/toolbox" node -e '
   const fs = require("fs");
   const file = process.argv[1];
   const env = process.env;
@@ -117,6 +128,7 @@ VOLUME_ROOT="$DATA_DIR/volumes" node -e '
     "public-host": pick("public-host", env.GIVEN_PUBLIC_HOST, env.DEFAULT_PUBLIC_HOST),
     "port-range": pick("port-range", env.GIVEN_PORT_RANGE, "20000-29999"),
     "volume-root": pick("volume-root", "", env.VOLUME_ROOT),
+    "toolbox-dir": pick("toolbox-dir", "", env.TOOLBOX_DIR),
     "node-name": pick("node-name", env.GIVEN_NODE_NAME, env.DEFAULT_NODE_NAME),
   };
   for (const [key, given] of [["simulate-gpus", env.GIVEN_SIMULATE], ["tls-cert", env.GIVEN_TLS_CERT],

@@ -74,7 +74,7 @@ describe('a new user rents a GPU container in the console', () => {
     // The log viewer streams the container's output over the WebSocket.
     await row.getByRole('button', { name: '日志' }).click();
     const log = page.getByTestId('log-output');
-    await expect.poll(() => log.textContent(), { timeout: 20_000 }).toContain('sshd listening on port 22');
+    await expect.poll(() => log.textContent(), { timeout: 20_000 }).toContain('SSH 服务监听端口 22');
     await page.keyboard.press('Escape');
 
     // SSH with the host, port and password the console shows.

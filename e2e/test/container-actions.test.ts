@@ -136,7 +136,7 @@ describe('container actions in the browser', () => {
   it('streams the logs', async () => {
     await row().getByRole('button', { name: '日志' }).click();
     const log = page.getByTestId('log-output');
-    await expect.poll(() => log.textContent(), { timeout: 20_000 }).toContain('sshd listening on port 22');
+    await expect.poll(() => log.textContent(), { timeout: 20_000 }).toContain('SSH 服务监听端口 22');
     await closeDrawer();
     await log.waitFor({ state: 'detached' });
   });

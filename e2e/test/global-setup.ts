@@ -7,6 +7,7 @@ declare module 'vitest' {
     databaseUrl: string;
     dockerHost: string;
     testImage: string;
+    toolboxDir: string;
   }
 }
 

@@ -122,7 +122,7 @@ describe('the MCP dashboard in the browser', () => {
         },
         { timeout: 60_000, interval: 1000 },
       )
-      .toContain('sshd listening on port 22');
+      .toContain('SSH 服务监听端口 22');
     await dialog.getByRole('button', { name: '关闭' }).click();
     await dialog.waitFor({ state: 'detached' });
   });

@@ -55,6 +55,7 @@ export async function startPlatform(options: { console?: boolean } = {}): Promis
     listen: '127.0.0.1:0',
     simulateGpus: '8xRTX4090',
     dockerHost: inject('dockerHost'),
+    toolboxDir: inject('toolboxDir'),
     bindAddress: '127.0.0.1',
     publicHost: '127.0.0.1',
     portRange: `${rangeStart}-${rangeStart + 499}`,

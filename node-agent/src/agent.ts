@@ -5,6 +5,7 @@ import { agentServiceDefinition, type NodeAgentHandlers } from '@gpucloud/proto'
 import * as grpc from '@grpc/grpc-js';
 import { type AgentConfig, type AgentOptions, resolveConfig } from './config.js';
 import { ContainerService } from './containers/container-service.js';
+import { resolveToolbox } from './containers/toolbox.js';
 import type { OpenDockerStreams } from './docker/container-client.js';
 import { DockerodeContainerClient } from './docker/dockerode-container-client.js';
 import { dockerConnection } from './docker/dockerode-support.js';
@@ -98,6 +99,8 @@ export async function startAgent(options: AgentOptions, runtime: AgentRuntime = 
       simulatedGpus: gpus.simulated,
       defaultStopTimeoutSeconds: 10,
       logLimits: config.logLimits,
+      toolboxPath: resolveToolbox(config.toolboxDir),
+      readyTimeoutMs: config.readyTimeoutMs,
     },
     ...(engineSocket ? { extraSocketPaths: [engineSocket] } : {}),
     log,

@@ -43,6 +43,10 @@ export interface AgentConfig {
   publicHost: string;
   portRange: PortRange;
   volumeRoot: string;
+  /** Folder of the container toolbox (node-agent/toolbox/build.mjs). */
+  toolboxDir: string;
+  /** How long a create or start waits for a container's SSH server to answer. */
+  readyTimeoutMs: number;
   tls?: TlsFiles;
   /** Written into the gpucloud.node label of every container. */
   nodeName: string;
@@ -69,6 +73,8 @@ export interface AgentOptions {
   /** `20000-29999` or { start, end }. */
   portRange?: string | PortRange;
   volumeRoot?: string;
+  toolboxDir?: string;
+  readyTimeoutMs?: number;
   tls?: TlsFiles;
   nodeName?: string;
   dockerTimeoutMs?: number;
@@ -93,6 +99,8 @@ export const DEFAULTS = {
   bindAddress: '0.0.0.0',
   portRange: '20000-29999',
   volumeRoot: '/var/lib/gpucloud/volumes',
+  toolboxDir: '/var/lib/gpucloud/toolbox',
+  readyTimeoutMs: 120_000,
   dockerTimeoutMs: 30_000,
   pullTimeoutMs: 30 * 60_000,
   heartbeatIntervalMs: 5_000,
@@ -111,6 +119,7 @@ const SETTINGS = {
   'public-host': 'AGENT_PUBLIC_HOST',
   'port-range': 'AGENT_PORT_RANGE',
   'volume-root': 'AGENT_VOLUME_ROOT',
+  'toolbox-dir': 'AGENT_TOOLBOX_DIR',
   'tls-cert': 'AGENT_TLS_CERT',
   'tls-key': 'AGENT_TLS_KEY',
   'tls-ca': 'AGENT_TLS_CA',
@@ -133,6 +142,9 @@ Usage: gpucloud-agent --token <token> [options]
   --public-host <host>        address users reach published ports on (AGENT_PUBLIC_HOST, default the hostname)
   --port-range <a-b>          host ports for containers (AGENT_PORT_RANGE, default ${DEFAULTS.portRange})
   --volume-root <dir>         root of user volumes (AGENT_VOLUME_ROOT, default ${DEFAULTS.volumeRoot})
+  --toolbox-dir <dir>         container toolbox: SSH server, sftp-server, busybox, init
+                              (AGENT_TOOLBOX_DIR, default ${DEFAULTS.toolboxDir};
+                              built by node node-agent/toolbox/build.mjs <dir>)
   --tls-cert <file>           server certificate (AGENT_TLS_CERT); insecure without
   --tls-key <file>            server key (AGENT_TLS_KEY)
   --tls-ca <file>             CA that client certificates must chain to (AGENT_TLS_CA)
@@ -216,6 +228,8 @@ export function resolveConfig(options: AgentOptions): AgentConfig {
     publicHost: options.publicHost ?? hostname,
     portRange,
     volumeRoot: path.resolve(options.volumeRoot ?? DEFAULTS.volumeRoot),
+    toolboxDir: path.resolve(options.toolboxDir ?? DEFAULTS.toolboxDir),
+    readyTimeoutMs: positive('readyTimeoutMs', options.readyTimeoutMs, DEFAULTS.readyTimeoutMs),
     ...(tls ? { tls } : {}),
     nodeName: options.nodeName ?? hostname,
     dockerTimeoutMs: positive('dockerTimeoutMs', options.dockerTimeoutMs, DEFAULTS.dockerTimeoutMs),
@@ -318,6 +332,7 @@ export function configFromCli({
   set('publicHost', pick('public-host'));
   set('portRange', pick('port-range'));
   set('volumeRoot', pick('volume-root'));
+  set('toolboxDir', pick('toolbox-dir'));
   set('nodeName', pick('node-name'));
   set('logMaxSize', pick('log-max-size'));
   set('logMaxFiles', pick('log-max-files'));

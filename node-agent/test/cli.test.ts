@@ -45,7 +45,11 @@ describe('the gpucloud-agent command', () => {
         '--bind-address',
         '127.0.0.1',
       ],
-      { AGENT_TOKEN: 'cli-token', DOCKER_HOST: inject('dockerHost') },
+      {
+        AGENT_TOKEN: 'cli-token',
+        DOCKER_HOST: inject('dockerHost'),
+        AGENT_TOOLBOX_DIR: inject('toolboxDir'),
+      },
     );
     try {
       const line = await new Promise<string>((resolve, reject) => {

@@ -135,10 +135,20 @@ describe('containers on the real Docker engine', () => {
     const source = await fs.realpath(path.join(t.volumeRoot, 'owner1', 'data'));
     expect(host.Mounts).toEqual([
       expect.objectContaining({ Type: 'bind', Source: source, Target: '/workspace/data' }),
+      // The toolbox: our SSH server, sftp-server, busybox and init, read-only.
+      expect.objectContaining({ Type: 'bind', Target: '/.gpucloud', ReadOnly: true }),
     ]);
-    expect(info.Mounts).toEqual([
-      expect.objectContaining({ Type: 'bind', Source: source, Destination: '/workspace/data', RW: true }),
-    ]);
+    // Docker lists a running container's mounts in no fixed order.
+    expect(info.Mounts).toHaveLength(2);
+    expect(info.Mounts).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ Type: 'bind', Source: source, Destination: '/workspace/data', RW: true }),
+        expect.objectContaining({ Type: 'bind', Destination: '/.gpucloud', RW: false }),
+      ]),
+    );
+    // Our init runs the image's own command (the base image's `sh`) as root's child of docker-init.
+    expect(info.Config.Entrypoint).toEqual(['/.gpucloud/init']);
+    expect(info.Config.Cmd).toEqual(['sh']);
     expect(JSON.stringify(info.Mounts)).not.toContain('docker.sock');
   });
 
@@ -171,7 +181,7 @@ describe('containers on the real Docker engine', () => {
     expect(refused.trim()).toBe('done');
   });
 
-  it('sets the root password with chpasswd and writes the SSH keys', async () => {
+  it('sets the root password and writes the SSH keys with the toolbox, no tool of the image', async () => {
     const shadow = (await execIn(t, created.dockerId, 'grep ^root: /etc/shadow')).trim();
     const hash = shadow.split(':')[1] ?? '';
     expect(hash).toMatch(/^\$6\$/);

@@ -6,11 +6,16 @@ import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { ensureBaseImage } from '../../scripts/lib/base-image.mjs';
 import { ensureDockerEngine } from '../../scripts/lib/docker-engine.mjs';
+import { ensureTestImages } from '../../scripts/lib/test-images.mjs';
+import { testToolboxDir } from '../../scripts/lib/test-services.mjs';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     dockerHost: string;
     testImage: string;
+    toolboxDir: string;
+    /** Images like the official catalogue ones (scripts/lib/test-images.mjs), for real-images.test.ts. */
+    testImages: { debian: string; busybox: string; server: string; jupyter: string };
   }
 }
 
@@ -39,4 +44,16 @@ export default async function setup(project: TestProject): Promise<void> {
     process.env.GPUCLOUD_TEST_IMAGE || ensureBaseImage({ dockerHost, log: (line) => console.log(line) });
   project.provide('dockerHost', dockerHost);
   project.provide('testImage', testImage);
+  project.provide('toolboxDir', testToolboxDir());
+  // Cached under .data/test-images (under a second when warm); a failed build fails the run.
+  const testImages = await ensureTestImages({
+    dockerHost,
+    dataDir: path.join(repoRoot, '.data'),
+    log: (line) => console.log(line),
+  }).catch((err: unknown) => {
+    throw new Error(
+      `Building the test images (scripts/lib/test-images.mjs) failed: ${err instanceof Error ? err.message : String(err)}`,
+    );
+  });
+  project.provide('testImages', testImages);
 }

@@ -64,6 +64,7 @@ export async function startTestAgent(
       token,
       listen: '127.0.0.1:0',
       dockerHost: inject('dockerHost'),
+      toolboxDir: inject('toolboxDir'),
       simulateGpus: '8xRTX4090',
       bindAddress: '127.0.0.1',
       publicHost: '127.0.0.1',
@@ -205,4 +206,9 @@ export async function execIn(t: TestAgent, dockerId: string, script: string): Pr
   t.docker.modem.demuxStream(stream, sink, sink);
   await new Promise((resolve) => stream.on('end', resolve));
   return Buffer.concat(chunks).toString();
+}
+
+/** Log lines of the image's own command: without our init's `[gpucloud] …` lines (timestamped or not). */
+export function withoutInitLines(lines: string[]): string[] {
+  return lines.filter((line) => !/^(\S+ )?\[gpucloud\] /.test(line));
 }

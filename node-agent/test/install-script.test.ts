@@ -100,11 +100,14 @@ describe('deploy/agent/install.sh', () => {
       'public-host': 'gpu1.example.com',
       'port-range': '20000-29999',
       'volume-root': '/var/lib/gpucloud/volumes',
+      'toolbox-dir': '/var/lib/gpucloud/toolbox',
       'node-name': 'gpu1',
       'simulate-gpus': '8xRTX4090',
       'tls-cert': '/etc/gpucloud/tls/agent.crt',
       'tls-key': '/etc/gpucloud/tls/agent.key',
     });
+    // The container toolbox, built from this machine's Debian packages.
+    expect(existsSync(path.join(root, 'var/lib/gpucloud/toolbox/current/bin/dropbear'))).toBe(true);
     const envFile = read(root, 'etc/gpucloud/agent.env');
     const token = /^AGENT_TOKEN=([0-9a-f]{48})\n$/.exec(envFile)?.[1] ?? '';
     expect(token).not.toBe('');

@@ -129,6 +129,6 @@ describe('Jupyter behind container port 8888 gets the container password', () =>
     const plain = await createRequest(t, { spec: testSpec(t), rootPassword: PASSWORD, start: true });
     const env = (await t.docker.getContainer(plain.dockerId).inspect()).Config.Env;
     expect(env.filter((e) => e.startsWith('JUPYTER_'))).toEqual([]);
-    expect(await execIn(t, plain.dockerId, 'ls /etc/gpucloud 2>&1 || true')).toMatch(/No such file/);
+    expect(await execIn(t, plain.dockerId, 'ls /etc/gpucloud/jupyter 2>&1 || true')).toMatch(/No such file/);
   });
 });

@@ -16,7 +16,8 @@ function openViewer(t: TestAgent, containerId: string): Promise<{ leave(): Promi
     });
     cancelled.catch(reject);
     call.once('data', (chunk: LogChunk__Output) => {
-      if (!chunk.data.toString().includes('tick')) reject(new Error('unexpected log data'));
+      // The tail may start with our init's `[gpucloud] …` lines, then the command's ticks.
+      if (!/tick|\[gpucloud\]/.test(chunk.data.toString())) reject(new Error('unexpected log data'));
       resolve({
         leave: () => {
           call.cancel();

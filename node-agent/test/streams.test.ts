@@ -30,7 +30,8 @@ describe('streams', () => {
   let container: ContainerInfo__Output;
   beforeAll(async () => {
     t = await startTestAgent({ reconcileIntervalMs: 500 });
-    container = await createRequest(t, { spec: testSpec(t), start: true, rootPassword: 'pw' });
+    const command = ['sh', '-c', 'echo to-stdout; echo to-stderr >&2; exec sleep 600'];
+    container = await createRequest(t, { spec: testSpec(t, { command }), start: true, rootPassword: 'pw' });
     expect(container.startError).toBe('');
   });
   afterAll(async () => {
@@ -45,11 +46,10 @@ describe('streams', () => {
       if (chunk.stream === 'STDERR') stderr += chunk.data.toString();
       else stdout += chunk.data.toString();
     });
-    await firstMatch(
-      call,
-      () => /\[gpucloud\] container \S+ ready/.test(stdout) && /Server listening/.test(stderr),
-    );
-    expect(stdout).not.toContain('Server listening');
+    await firstMatch(call, () => /to-stdout/.test(stdout) && /to-stderr/.test(stderr));
+    expect(stdout).not.toContain('to-stderr');
+    // Our init's own lines come before the image's command.
+    expect(stdout).toMatch(/\[gpucloud\] SSH 服务监听端口 22\n[\s\S]*to-stdout/);
     const ended = new Promise<grpc.ServiceError>((resolve) => call.on('error', resolve));
     call.cancel();
     expect((await ended).code).toBe(grpc.status.CANCELLED);
@@ -67,7 +67,7 @@ describe('streams', () => {
       call.on('end', resolve);
       call.on('error', reject);
     });
-    expect(text).toMatch(/\[gpucloud\] container \S+ ready/);
+    expect(text).toContain('to-stdout\n');
   });
 
   it('refuses logs of an unknown container', async () => {

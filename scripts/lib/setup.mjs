@@ -28,6 +28,21 @@ function newestMtime(dir) {
   return newest;
 }
 
+/**
+ * Installs Debian packages the platform needs on this machine (the agent's container toolbox)
+ * when they are missing and we may: as root, with apt-get. Otherwise returns what is missing.
+ */
+export function ensureDebianPackages(packages) {
+  if (packages.length === 0) return [];
+  const apt = spawnSync('sh', ['-c', 'command -v apt-get'], { encoding: 'utf8' });
+  if (process.getuid?.() !== 0 || apt.status !== 0) return packages;
+  log(`安装 Debian 软件包: ${packages.join(' ')}`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  run('apt-get', ['update', '-qq'], { env });
+  run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...packages], { env });
+  return [];
+}
+
 /** npm install when node_modules is missing or older than package-lock.json / a package.json. */
 export function ensureDependencies() {
   const marker = path.join(ROOT, 'node_modules', '.package-lock.json');

@@ -3,11 +3,17 @@
 // environment; a package run on its own starts what is missing.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureToolbox } from '../../node-agent/toolbox/build.mjs';
 import { ensureBaseImage } from './base-image.mjs';
 import { ensureDockerEngine, removeStaleTestContainers } from './docker-engine.mjs';
 import { ensurePostgres } from './postgres.mjs';
 
 const dataDir = path.resolve(fileURLToPath(new URL('../../.data', import.meta.url)));
+
+/** The container toolbox of the test agents: built by `npm test` once, or here. */
+export function testToolboxDir() {
+  return process.env.AGENT_TOOLBOX_DIR ?? ensureToolbox({ dest: path.join(dataDir, 'toolbox') });
+}
 
 export async function provideTestServices(
   project,
@@ -33,6 +39,7 @@ export async function provideTestServices(
   const image = process.env.GPUCLOUD_TEST_IMAGE ?? ensureBaseImage({ dockerHost: engine.dockerHost });
   project.provide('dockerHost', engine.dockerHost);
   project.provide('testImage', image);
+  project.provide('toolboxDir', testToolboxDir());
   return async () => {
     for (const c of cleanups) await c();
   };

@@ -28,6 +28,12 @@ export interface NodeMonitorOptions {
  * container rows, and on each (re)connection the node's containers are reconciled with Docker.
  * Holds only connections: every fact goes to the database, so replicas may each run one.
  */
+/**
+ * Docker events sent while a container is on its way out of running, or paused for a moment by
+ * the commit of a port or mount change (the platform never pauses a container otherwise).
+ */
+const LEAVING_ACTIONS = new Set(['create', 'kill', 'die', 'stop', 'oom', 'destroy', 'pause', 'unpause']);
+
 export class NodeMonitor {
   private readonly subs = new Map<number, Subscription>();
   private syncTimer: NodeJS.Timeout | undefined;
@@ -132,13 +138,19 @@ export class NodeMonitor {
       const id = event.container.containerId;
       const observedAt = new Date();
       let status: ReturnType<typeof statusFromAgent>;
+      let jupyter = '';
       try {
-        status = statusFromAgent(await this.agents.get(node).inspectContainer(id));
+        const info = await this.agents.get(node).inspectContainer(id);
+        status = statusFromAgent(info);
+        jupyter = info.jupyter;
       } catch (err) {
         if (!(err instanceof AgentCallError && err.code === grpc.status.NOT_FOUND)) throw err;
         status = 'not_found';
       }
-      await this.containers.applyAgentState(id, status, observedAt);
+      // Docker is stopping or replacing the container (a stop, a port change): that it still
+      // runs at this instant says nothing; the event that ends the change settles it.
+      if (status === 'running' && LEAVING_ACTIONS.has(event.container.action)) return;
+      await this.containers.applyAgentState(id, status, observedAt, jupyter);
     } else if (event.gpuSample) {
       await this.nodes.recordGpuSample(node.id, event.gpuSample);
     } else if (event.reconcile) {
@@ -167,7 +179,12 @@ export class NodeMonitor {
     const byId = new Map(reported.map((c) => [c.containerId, c]));
     for (const row of await this.containers.liveOnNode(node.id)) {
       const info = byId.get(row.id);
-      await this.containers.applyAgentState(row.id, info ? statusFromAgent(info) : 'not_found', observedAt);
+      await this.containers.applyAgentState(
+        row.id,
+        info ? statusFromAgent(info) : 'not_found',
+        observedAt,
+        info?.jupyter,
+      );
     }
     const known = new Set(await this.containers.knownIdsOnNode(node.id));
     const found = await this.nodes.recordUnknownContainers(node.id, reported, known);

@@ -1,14 +1,18 @@
 // Console: a docker exec of a login shell with a TTY. The command of ConsoleOpen (when given)
 // is an argv, never a shell string.
 import type { ContainerService } from '../containers/container-service.js';
+import { TOOLBOX_SH } from '../containers/toolbox.js';
 import type { InteractiveExec } from '../docker/container-client.js';
 import { failedPrecondition, invalidArgument } from '../errors.js';
 
-/** bash when the image has it, else sh; both as login shells (profile, PATH, prompt). */
+/**
+ * bash when the image has it, else its sh, else the toolbox's busybox sh; all as login shells
+ * (profile, PATH, prompt). Started by the toolbox's sh: the image may have none.
+ */
 export const LOGIN_SHELL = [
-  '/bin/sh',
+  TOOLBOX_SH,
   '-c',
-  'if [ -x /bin/bash ]; then exec /bin/bash -l; else exec /bin/sh -l; fi',
+  `if [ -x /bin/bash ]; then exec /bin/bash -l; elif [ -x /bin/sh ]; then exec /bin/sh -l; else exec ${TOOLBOX_SH} -l; fi`,
 ];
 
 /** Ctrl-C, sent for an `interrupt` message (the console's empty text frame). */

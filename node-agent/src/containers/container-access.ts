@@ -1,19 +1,18 @@
-// Access to a started container: the root password through chpasswd, the user's SSH keys in
-// /root/.ssh/authorized_keys and the password as Jupyter's token (jupyter-access.ts), all fed on
-// stdin of a docker exec. User input never becomes part of a command line.
+// Access to a started container: the root password, the user's SSH keys in root's
+// authorized_keys and the password as Jupyter's token (jupyter-access.ts), set by the toolbox's
+// access script (no tool of the image needed), all fed on stdin of a docker exec. User input
+// never becomes part of a command line.
 import { randomInt } from 'node:crypto';
 import type { ContainerClient } from '../docker/container-client.js';
 import { failedPrecondition } from '../errors.js';
 import { writeJupyterConfig } from './jupyter-access.js';
-
-const WRITE_KEYS_SCRIPT =
-  'umask 077 && mkdir -p /root/.ssh && chmod 700 /root/.ssh && cat > /root/.ssh/authorized_keys && chmod 600 /root/.ssh/authorized_keys';
+import { TOOLBOX_ACCESS } from './toolbox.js';
 
 export async function setRootPassword(client: ContainerClient, ref: string, password: string): Promise<void> {
-  const result = await client.exec(ref, ['chpasswd'], `root:${password}\n`);
+  const result = await client.exec(ref, [TOOLBOX_ACCESS, 'password'], `${password}\n`);
   if (result.exitCode !== 0) {
     throw failedPrecondition(
-      `设置 root 密码失败 (chpasswd exited with ${result.exitCode}: ${(result.stderr || result.stdout).trim()})`,
+      `设置 root 密码失败 (setting the password exited with ${result.exitCode}: ${(result.stderr || result.stdout).trim()})`,
     );
   }
 }
@@ -23,7 +22,7 @@ export async function writeAuthorizedKeys(
   ref: string,
   keys: string[],
 ): Promise<void> {
-  const result = await client.exec(ref, ['/bin/sh', '-c', WRITE_KEYS_SCRIPT], `${keys.join('\n')}\n`);
+  const result = await client.exec(ref, [TOOLBOX_ACCESS, 'keys'], `${keys.join('\n')}\n`);
   if (result.exitCode !== 0) {
     throw failedPrecondition(
       `写入 SSH 公钥失败 (writing authorized_keys exited with ${result.exitCode}: ${(result.stderr || result.stdout).trim()})`,
@@ -40,8 +39,20 @@ export interface Access {
 
 /** Applies what a start asks for; keys first, so a failing chpasswd still leaves key login working. */
 export async function applyAccess(client: ContainerClient, ref: string, access: Access): Promise<void> {
-  if (access.authorizedKeys.length > 0) await writeAuthorizedKeys(client, ref, access.authorizedKeys);
-  if (access.rootPassword) await setRootPassword(client, ref, access.rootPassword);
+  if (access.authorizedKeys.length > 0 && access.rootPassword) {
+    // One exec for both: a start waits on each.
+    const input = `${access.rootPassword}\n${access.authorizedKeys.join('\n')}\n`;
+    const result = await client.exec(ref, [TOOLBOX_ACCESS, 'login'], input);
+    if (result.exitCode !== 0) {
+      throw failedPrecondition(
+        `设置 root 密码和 SSH 公钥失败 (exited with ${result.exitCode}: ${(result.stderr || result.stdout).trim()})`,
+      );
+    }
+  } else if (access.authorizedKeys.length > 0) {
+    await writeAuthorizedKeys(client, ref, access.authorizedKeys);
+  } else if (access.rootPassword) {
+    await setRootPassword(client, ref, access.rootPassword);
+  }
   if (access.rootPassword && access.jupyter) await writeJupyterConfig(client, ref, access.rootPassword);
 }
 

@@ -7,6 +7,7 @@ import type {
   ContainerClient,
   ContainerDefinition,
   ContainerDetails,
+  ImageConfig,
   PortMapping,
   RegistryCredentials,
 } from '../docker/container-client.js';
@@ -22,11 +23,21 @@ import {
 } from '../docker/labels.js';
 import { AgentError, errorMessage, failedPrecondition, notFound } from '../errors.js';
 import { type GpuProbe, matchGpus } from '../gpu/gpu-probe.js';
+import { ImagePuller } from '../images/image-puller.js';
 import type { VolumeStore } from '../volumes/volume-store.js';
 import { type Access, applyAccess, generatePassword, setRootPassword } from './container-access.js';
 import { exposesJupyter, jupyterEnv, writeJupyterConfig } from './jupyter-access.js';
 import { KeyedLock } from './keyed-lock.js';
+import { healthyNow, waitReachable } from './readiness.js';
 import { checkAuthorizedKeys, checkContainerId, checkPassword, validateSpec } from './spec-validation.js';
+import {
+  HEALTHCHECK,
+  imageCommand,
+  jupyterFromHealth,
+  TOOLBOX_INIT,
+  TOOLBOX_MOUNT,
+  toolboxEnv,
+} from './toolbox.js';
 import type {
   ContainerServiceSettings,
   ContainerSpecInput,
@@ -47,7 +58,7 @@ export interface ContainerServiceDeps {
 }
 
 /** ContainerDetails of a managed container → the agent's ManagedContainer. */
-export function toManaged(details: ContainerDetails, startError = ''): ManagedContainer {
+export function toManaged(details: ContainerDetails, startError = '', reachable = false): ManagedContainer {
   const labels = details.labels;
   const named = portsFromLabel(labels[LABELS.ports]);
   return {
@@ -77,6 +88,8 @@ export function toManaged(details: ContainerDetails, startError = ''): ManagedCo
     labels,
     startError,
     resources: details.resources,
+    reachable: details.state === 'running' && (reachable || healthyNow(details)),
+    jupyter: exposesJupyter(details.ports) ? jupyterFromHealth(details.health.output) : '',
   };
 }
 
@@ -95,8 +108,17 @@ function startFailure(err: unknown): AgentError {
 export class ContainerService {
   /** Held by every operation that changes a container (ReconfigureContainer included). */
   readonly lock = new KeyedLock();
+  /** One pull per image at a time, shared by creates and PullImage calls. */
+  readonly puller: ImagePuller;
+  /**
+   * Starts (`dockerId@startedAt`) the agent saw reachable, before Docker's health check did,
+   * with the Jupyter state it saw.
+   */
+  private readonly reachableStarts = new Map<string, string>();
 
-  constructor(readonly deps: ContainerServiceDeps) {}
+  constructor(readonly deps: ContainerServiceDeps) {
+    this.puller = new ImagePuller(deps.client);
+  }
 
   private get client(): ContainerClient {
     return this.deps.client;
@@ -115,7 +137,29 @@ export class ContainerService {
   }
 
   async inspect(containerId: string): Promise<ManagedContainer> {
-    return toManaged(await this.get(containerId));
+    return this.managed(await this.get(containerId));
+  }
+
+  managed(details: ContainerDetails, startError = ''): ManagedContainer {
+    const seen = this.reachableStarts.get(startKey(details));
+    const managed = toManaged(details, startError, seen !== undefined);
+    // The agent's own check at this start is fresher than a Docker check that ran while Jupyter
+    // was still starting; once Docker says healthy, its check is the current one.
+    return seen && details.health.status !== 'healthy' ? { ...managed, jupyter: seen } : managed;
+  }
+
+  /** Waits until the started container answers; '' when it does, else why not. */
+  async waitUntilReachable(dockerId: string): Promise<string> {
+    const { problem, jupyter } = await waitReachable(this.client, dockerId, {
+      bindAddress: this.deps.settings.bindAddress,
+      timeoutMs: this.deps.settings.readyTimeoutMs,
+    });
+    const details = await this.client.inspectContainer(dockerId);
+    if (!problem && details) {
+      if (this.reachableStarts.size > 10_000) this.reachableStarts.clear();
+      this.reachableStarts.set(startKey(details), jupyter);
+    }
+    return problem;
   }
 
   async list(all: boolean, ownerId: string): Promise<ManagedContainer[]> {
@@ -127,7 +171,7 @@ export class ContainerService {
         .filter((d): d is ContainerDetails => d !== undefined) // removed between list and inspect
         // A container parked by a running reconfigure carries the same id under another name.
         .filter((d) => d.name === containerName(d.labels[LABELS.containerId] ?? ''))
-        .map((d) => toManaged(d))
+        .map((d) => this.managed(d))
         .sort((a, b) => a.createdAtMs - b.createdAtMs)
     );
   }
@@ -190,45 +234,62 @@ export class ContainerService {
     }
   }
 
-  /** The Docker definition of a validated spec. */
+  /**
+   * The Docker definition of a validated spec. The container runs our init (from the toolbox,
+   * as root) with `command`, the image's own ENTRYPOINT + CMD, as its arguments.
+   */
   definition(
     spec: ContainerSpecInput,
     binds: BindMount[],
-    options: { image: string; generation: number; env?: string[]; rootPassword?: string },
+    options: {
+      image: string;
+      generation: number;
+      command: string[];
+      imageUser: string;
+      env?: string[];
+      rootPassword?: string;
+    },
   ): ContainerDefinition {
-    const { simulatedGpus, nodeName } = this.deps.settings;
+    const { simulatedGpus, nodeName, toolboxPath } = this.deps.settings;
     const userEnv = options.env ?? Object.entries(spec.env).map(([k, v]) => `${k}=${v}`);
     // Always set explicitly: a CUDA image's own NVIDIA_VISIBLE_DEVICES=all must never apply.
     const visible = spec.gpuDeviceIds.length > 0 ? spec.gpuDeviceIds.join(',') : 'void';
-    const agentEnv = [`NVIDIA_VISIBLE_DEVICES=${visible}`];
+    const agentEnv = [`NVIDIA_VISIBLE_DEVICES=${visible}`, ...toolboxEnv(spec.ports, options.imageUser)];
     if (exposesJupyter(spec.ports)) {
       // A recreate (no password at hand) keeps the token env it had; the config folder is current.
       const kept = options.rootPassword ? [] : userEnv.filter((e) => /^JUPYTER_(TOKEN|PASSWORD)=/.test(e));
       agentEnv.push(...kept, ...jupyterEnv(options.rootPassword ?? ''));
     }
     const agentKeys = new Set(agentEnv.map((e) => e.slice(0, e.indexOf('='))));
+    // A recreate passes the old env: the agent's variables are set anew, never kept.
+    const ownKey = (e: string) => agentKeys.has(e.slice(0, e.indexOf('='))) || e.startsWith('GPUCLOUD_');
     return {
       name: containerName(spec.containerId),
       image: options.image,
-      env: [...userEnv.filter((e) => !agentKeys.has(e.slice(0, e.indexOf('=')))), ...agentEnv],
+      env: [...userEnv.filter((e) => !ownKey(e)), ...agentEnv],
       labels: managedLabels(
         { ...spec, node: nodeName, image: spec.image, generation: options.generation },
         spec.labels,
       ),
-      command: spec.command,
+      entrypoint: [TOOLBOX_INIT],
+      command: options.command,
+      // Our init sets up access as root; it runs the image's command as the image's USER.
+      user: '0',
+      healthcheck: HEALTHCHECK,
       ports: spec.ports,
-      binds,
+      binds: [...binds, { source: toolboxPath, target: TOOLBOX_MOUNT, readOnly: true }],
       nvidiaDeviceIds: simulatedGpus ? [] : spec.gpuDeviceIds,
       resources: spec.resources,
       logLimits: this.deps.settings.logLimits,
     };
   }
 
-  private async ensureImage(image: string, auth: RegistryCredentials | undefined): Promise<void> {
-    if (await this.client.imageExists(image)) return;
+  private async ensureImage(image: string, auth: RegistryCredentials | undefined): Promise<ImageConfig> {
+    const present = await this.client.inspectImage(image);
+    if (present) return present;
     this.deps.log?.(`pulling image ${image}`);
     try {
-      await this.client.pullImage(image, auth, () => undefined);
+      await this.puller.pull(image, auth, () => undefined);
     } catch (err) {
       if (err instanceof AgentError && (err.code === 'UNAVAILABLE' || err.code === 'DEADLINE_EXCEEDED'))
         throw err;
@@ -237,9 +298,12 @@ export class ContainerService {
         err,
       );
     }
+    const pulled = await this.client.inspectImage(image);
+    if (!pulled) throw failedPrecondition(`镜像 ${image} 拉取后不存在 (image missing after the pull)`);
+    return pulled;
   }
 
-  /** Starts and sets up access; returns the start error text instead of throwing. */
+  /** Starts, sets up access and waits until SSH answers; returns the start error text instead of throwing. */
   private async startAndSetUp(ref: string, access: Access): Promise<string> {
     try {
       await this.client.startContainer(ref);
@@ -248,10 +312,10 @@ export class ContainerService {
     }
     try {
       await applyAccess(this.client, ref, access);
-      return '';
     } catch (err) {
       return `容器已启动, 但访问设置失败 (started, but setting up access failed: ${errorMessage(err)})`;
     }
+    return this.waitUntilReachable(ref);
   }
 
   create(input: CreateContainerInput): Promise<ManagedContainer> {
@@ -274,9 +338,15 @@ export class ContainerService {
     }
     await this.checkPortsFree(spec.ports);
     await this.checkGpus(spec.containerId, spec.gpuDeviceIds, input.start);
-    await this.ensureImage(spec.image, input.registryAuth);
+    const image = await this.ensureImage(spec.image, input.registryAuth);
     const dockerId = await this.client.createContainer(
-      this.definition(spec, binds, { image: spec.image, generation: 0, rootPassword: access.rootPassword }),
+      this.definition(spec, binds, {
+        image: spec.image,
+        generation: 0,
+        command: imageCommand(image, spec.command),
+        imageUser: image.user,
+        rootPassword: access.rootPassword,
+      }),
     );
     let startError = '';
     try {
@@ -284,7 +354,7 @@ export class ContainerService {
       const details = await this.client.inspectContainer(dockerId);
       if (!details) throw new AgentError('INTERNAL', `container ${dockerId} vanished right after creation`);
       if (startError) this.deps.log?.(`container ${spec.containerId} created, start failed: ${startError}`);
-      return toManaged(details, startError);
+      return this.managed(details, startError);
     } catch (err) {
       // All or nothing: a container we cannot report is removed again.
       await this.client.removeContainer(dockerId, true).catch((cleanupErr: unknown) => {
@@ -315,7 +385,8 @@ export class ContainerService {
       throw startFailure(err);
     }
     await applyAccess(this.client, details.dockerId, { ...access, jupyter });
-    return this.inspect(containerId);
+    const problem = await this.waitUntilReachable(details.dockerId);
+    return this.managed(await this.get(containerId), problem);
   }
 
   stop(containerId: string, timeoutSeconds: number): Promise<ManagedContainer> {
@@ -371,3 +442,5 @@ export class ContainerService {
     return user?.labels[LABELS.containerId];
   }
 }
+
+const startKey = (details: ContainerDetails) => `${details.dockerId}@${details.startedAtMs}`;

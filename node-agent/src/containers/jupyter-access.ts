@@ -6,6 +6,7 @@
 // token in a config file wins over the env, so Jupyter's next start uses the current password.
 import type { ContainerClient, PortMapping } from '../docker/container-client.js';
 import { failedPrecondition } from '../errors.js';
+import { TOOLBOX_ACCESS } from './toolbox.js';
 
 export const JUPYTER_CONTAINER_PORT = 8888;
 export const JUPYTER_CONFIG_DIR = '/etc/gpucloud/jupyter';
@@ -22,18 +23,9 @@ export function jupyterEnv(password: string): string[] {
   ];
 }
 
-// Two JSON lines on stdin, written next to each other and moved into place; the password never
-// reaches a command line. World-readable on purpose: Jupyter often runs as the image's own
-// unprivileged user (jovyan), and the container belongs to one tenant.
-const WRITE_CONFIG_SCRIPT = [
-  'umask 022 && mkdir -p "$0"',
-  'IFS= read -r server && IFS= read -r notebook',
-  `printf '%s\\n' "$server" > "$0/.jupyter_server_config.json"`,
-  `printf '%s\\n' "$notebook" > "$0/.jupyter_notebook_config.json"`,
-  'mv -f "$0/.jupyter_server_config.json" "$0/jupyter_server_config.json"',
-  'mv -f "$0/.jupyter_notebook_config.json" "$0/jupyter_notebook_config.json"',
-].join(' && ');
-
+// Two JSON lines on stdin; the password never reaches a command line. World-readable on
+// purpose: Jupyter often runs as the image's own unprivileged user (jovyan), and the container
+// belongs to one tenant. The access script also restarts a Jupyter our init runs.
 /** Writes the token Jupyter reads on its next start: Jupyter Server 2 and 1, and classic Notebook. */
 export async function writeJupyterConfig(
   client: ContainerClient,
@@ -44,7 +36,7 @@ export async function writeJupyterConfig(
   const notebook = JSON.stringify({ NotebookApp: { token: password } });
   const result = await client.exec(
     ref,
-    ['/bin/sh', '-c', WRITE_CONFIG_SCRIPT, JUPYTER_CONFIG_DIR],
+    [TOOLBOX_ACCESS, 'jupyter', JUPYTER_CONFIG_DIR],
     `${server}\n${notebook}\n`,
   );
   if (result.exitCode !== 0) {

@@ -8,6 +8,7 @@ import { AgentError, errorMessage } from '../errors.js';
 import { applyAccess } from './container-access.js';
 import { type ContainerService, toManaged } from './container-service.js';
 import { checkAuthorizedKeys, checkGpuIds, checkMounts, checkPorts } from './spec-validation.js';
+import { TOOLBOX_INIT } from './toolbox.js';
 import type { ContainerSpecInput, ManagedContainer, ReconfigureInput } from './types.js';
 
 export const COMMIT_REPOSITORY = 'gpucloud/commit';
@@ -75,7 +76,7 @@ async function reconfigureLocked(
     await client.renameContainer(old.dockerId, `${name}-superseded-${generation}`);
     parked = true;
     newId = await client.createContainer(
-      service.definition(spec, binds, { image: commitRef, generation, env: old.env }),
+      service.definition(spec, binds, { image: commitRef, generation, env: old.env, ...runsAs(old) }),
     );
     if (startNew) await client.startContainer(newId);
   } catch (err) {
@@ -106,7 +107,21 @@ async function reconfigureLocked(
       startError = `容器已重建并启动, 但写入 SSH 公钥失败 (${errorMessage(err)})`;
     });
   }
+  if (startNew && !startError) startError = await service.waitUntilReachable(newId);
   const details = await client.inspectContainer(newId);
   if (!details) throw new AgentError('INTERNAL', `the recreated container ${name} vanished`);
-  return toManaged(details, startError);
+  return service.managed(details, startError);
+}
+
+/**
+ * What the recreated container runs: the command our init was given (the image's ENTRYPOINT +
+ * CMD at create), as the image's user. A container from before the toolbox ran the image's
+ * ENTRYPOINT and CMD itself.
+ */
+function runsAs(old: ContainerDetails): { command: string[]; imageUser: string } {
+  if (old.entrypoint.length === 1 && old.entrypoint[0] === TOOLBOX_INIT) {
+    const user = old.env.find((e) => e.startsWith('GPUCLOUD_USER='));
+    return { command: old.command, imageUser: user ? user.slice('GPUCLOUD_USER='.length) : '' };
+  }
+  return { command: [...old.entrypoint, ...old.command], imageUser: old.user };
 }

@@ -68,6 +68,10 @@ export interface ManagedContainer {
   /** Set when the container exists but its start (or the setup after it) failed. */
   startError: string;
   resources: ResourceLimits;
+  /** Running and its SSH server (and Jupyter, where it runs) answers. */
+  reachable: boolean;
+  /** Jupyter as the health check saw it: running, starting, absent, image; '' = not exposed/unknown. */
+  jupyter: string;
 }
 
 export interface ContainerServiceSettings {
@@ -79,4 +83,8 @@ export interface ContainerServiceSettings {
   /** Seconds Docker waits between SIGTERM and SIGKILL when the request says 0. */
   defaultStopTimeoutSeconds: number;
   logLimits: LogLimits;
+  /** The toolbox folder mounted read-only at /.gpucloud in every container. */
+  toolboxPath: string;
+  /** How long a create or start waits for the SSH server to answer. */
+  readyTimeoutMs: number;
 }

@@ -64,6 +64,26 @@ export interface ContainerDefinition {
   resources: ResourceLimits;
   /** Json-file rotation: files of at most `maxSize` (`10m`), `maxFiles` of them. */
   logLimits: { maxSize: string; maxFiles: number };
+  /** Docker's HEALTHCHECK; undefined = the image's. */
+  healthcheck?: Healthcheck;
+}
+
+export interface Healthcheck {
+  test: string[];
+  intervalMs: number;
+  timeoutMs: number;
+  retries: number;
+  startPeriodMs: number;
+  /** Interval during the start period (Docker 25+). */
+  startIntervalMs: number;
+}
+
+/** The parts of an image's configuration a container inherits. */
+export interface ImageConfig {
+  entrypoint: string[];
+  command: string[];
+  user: string;
+  env: string[];
 }
 
 /** A container as Docker reports it, with the parts the agent reads. */
@@ -88,6 +108,8 @@ export interface ContainerDetails {
   binds: BindMount[];
   nvidiaDeviceIds: string[];
   resources: ResourceLimits;
+  /** Docker's health status ('' without a health check) and the last check's output. */
+  health: { status: string; output: string };
 }
 
 export interface ContainerSummary {
@@ -179,6 +201,8 @@ export interface EngineVersion {
 export interface ContainerClient {
   version(): Promise<EngineVersion>;
   imageExists(ref: string): Promise<boolean>;
+  /** Undefined when there is no such image. */
+  inspectImage(ref: string): Promise<ImageConfig | undefined>;
   pullImage(
     ref: string,
     auth: RegistryCredentials | undefined,

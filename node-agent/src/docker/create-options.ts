@@ -64,6 +64,18 @@ export function buildCreateOptions(definition: ContainerDefinition): ContainerCr
     ...(definition.entrypoint ? { Entrypoint: definition.entrypoint } : {}),
     ...(definition.workingDir ? { WorkingDir: definition.workingDir } : {}),
     ...(definition.user ? { User: definition.user } : {}),
+    ...(definition.healthcheck
+      ? {
+          Healthcheck: {
+            Test: ['CMD', ...definition.healthcheck.test],
+            Interval: definition.healthcheck.intervalMs * 1e6,
+            Timeout: definition.healthcheck.timeoutMs * 1e6,
+            Retries: definition.healthcheck.retries,
+            StartPeriod: definition.healthcheck.startPeriodMs * 1e6,
+            StartInterval: definition.healthcheck.startIntervalMs * 1e6,
+          },
+        }
+      : {}),
     ExposedPorts: Object.fromEntries(definition.ports.map((port) => [portKey(port), {}])),
     Tty: false,
     OpenStdin: false,

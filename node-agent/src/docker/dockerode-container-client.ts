@@ -4,6 +4,7 @@
 import type { Duplex } from 'node:stream';
 import { Readable } from 'node:stream';
 import Docker from 'dockerode';
+import { TOOLBOX_SH } from '../containers/toolbox.js';
 import { AgentError } from '../errors.js';
 import type {
   ContainerClient,
@@ -13,6 +14,7 @@ import type {
   EngineEvent,
   EngineVersion,
   ExecResult,
+  ImageConfig,
   InteractiveExec,
   LogMessage,
   LogOptions,
@@ -31,7 +33,7 @@ import {
   streamDone,
   withDeadline,
 } from './dockerode-support.js';
-import { detailsFromInspect, summaryFromList } from './inspect-mapping.js';
+import { detailsFromInspect, stringList, summaryFromList } from './inspect-mapping.js';
 import { consoleCommand, interactiveExec, newPidFile } from './interactive-exec.js';
 import { jsonLineSplitter } from './json-lines.js';
 import { logFrameSplitter, splitTimestamp } from './log-frames.js';
@@ -89,6 +91,23 @@ export class DockerodeContainerClient implements ContainerClient {
         return true;
       } catch (err) {
         if (dockerStatus(err) === 404) return false;
+        throw err;
+      }
+    });
+  }
+
+  inspectImage(ref: string): Promise<ImageConfig | undefined> {
+    return this.call(`inspect image ${ref}`, async () => {
+      try {
+        const config = (await this.docker.getImage(ref).inspect()).Config;
+        return {
+          entrypoint: stringList(config.Entrypoint),
+          command: stringList(config.Cmd),
+          user: config.User ?? '',
+          env: config.Env ?? [],
+        };
+      } catch (err) {
+        if (dockerStatus(err) === 404) return undefined;
         throw err;
       }
     });
@@ -266,10 +285,11 @@ export class DockerodeContainerClient implements ContainerClient {
 
   /** The exec's exit code; Docker may report it a moment after the stream closed. */
   private async execExitCode(exec: Docker.Exec, abortSignal: AbortSignal): Promise<number> {
-    for (let attempt = 0; attempt < 50; attempt++) {
+    // Usually at once; polled briefly, since every access change of a start waits on it.
+    for (let attempt = 0; attempt < 250; attempt++) {
       const info = await exec.inspect({ abortSignal });
       if (!info.Running && info.ExitCode !== null) return info.ExitCode;
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await new Promise((resolve) => setTimeout(resolve, 20));
     }
     throw new AgentError('DEADLINE_EXCEEDED', 'the exec did not report an exit code');
   }
@@ -314,7 +334,7 @@ export class DockerodeContainerClient implements ContainerClient {
       readExitCode: () =>
         this.call(`inspect the shell in ${ref}`, (abortSignal) => this.execExitCode(exec, abortSignal)),
       runScript: async (script) => {
-        await this.exec(ref, ['/bin/sh', '-c', script, pidFile]);
+        await this.exec(ref, [TOOLBOX_SH, '-c', script, pidFile]);
       },
       ...(this.options.log ? { log: this.options.log } : {}),
     });

@@ -34,7 +34,7 @@ function asRecord(value: unknown): Record<string, unknown> {
   return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
 }
 
-function stringList(value: unknown): string[] {
+export function stringList(value: unknown): string[] {
   if (typeof value === 'string') return [value];
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
@@ -112,6 +112,10 @@ export function detailsFromInspect(info: ContainerInspectInfo): ContainerDetails
       nanoCpus: host.NanoCpus ?? 0,
       pidsLimit: host.PidsLimit ?? 0,
       shmSizeBytes: host.ShmSize ?? 0,
+    },
+    health: {
+      status: info.State.Health?.Status ?? '',
+      output: (info.State.Health?.Log?.at(-1)?.Output ?? '').trim(),
     },
   };
 }

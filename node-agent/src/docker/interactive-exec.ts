@@ -4,18 +4,21 @@
 // its foreground job. Works with a remote engine too, no host pid namespace needed.
 import { randomUUID } from 'node:crypto';
 import type { Duplex } from 'node:stream';
+import { TOOLBOX_MOUNT, TOOLBOX_SH } from '../containers/toolbox.js';
 import type { InteractiveExec } from './container-client.js';
 
 /** The exec command: `command`, after writing its pid where a hang-up finds it. */
 export function consoleCommand(pidFile: string, command: string[]): string[] {
-  return ['/bin/sh', '-c', 'echo $$ > "$0" && exec "$@"', pidFile, ...command];
+  return [TOOLBOX_SH, '-c', 'echo $$ > "$0" && exec "$@"', pidFile, ...command];
 }
 
 // A hang-up right after the open may run before the wrapper wrote its pid: wait for it a little.
+// The toolbox's busybox applets: the image may have no `sleep`, `cat` or `rm`.
+const BB = `${TOOLBOX_MOUNT}/bin/busybox`;
 export const HANG_UP_SCRIPT =
-  'i=0; while [ ! -s "$0" ] && [ $i -lt 20 ]; do sleep 0.1; i=$((i+1)); done; ' +
-  'pid=$(cat "$0" 2>/dev/null) && kill -HUP "$pid" 2>/dev/null; rm -f "$0"';
-export const CLEAN_UP_SCRIPT = 'rm -f "$0"';
+  `i=0; while [ ! -s "$0" ] && [ $i -lt 20 ]; do ${BB} sleep 0.1; i=$((i+1)); done; ` +
+  `pid=$(${BB} cat "$0" 2>/dev/null) && kill -HUP "$pid" 2>/dev/null; ${BB} rm -f "$0"`;
+export const CLEAN_UP_SCRIPT = `${BB} rm -f "$0"`;
 
 export const newPidFile = () => `/tmp/.gpucloud-console-${randomUUID()}.pid`;
 

@@ -137,6 +137,8 @@ export function containerToProto(c: ManagedContainer): ContainerInfo {
     mounts: c.mounts.map(mountToProto),
     labels: c.labels,
     startError: c.startError,
+    reachable: c.reachable,
+    jupyter: c.jupyter,
     resources: resourcesToProto(c.resources),
   };
 }

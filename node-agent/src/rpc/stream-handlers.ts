@@ -156,8 +156,8 @@ export function streamHandlers(deps: RpcDeps): Pick<NodeAgentHandlers, StreamMet
       const controller = new AbortController();
       call.on('cancelled', () => controller.abort());
       trackStream(deps, call, () => controller.abort());
-      deps.watch.client
-        .pullImage(
+      deps.containers.puller
+        .pull(
           image,
           registryAuthFromProto(call.request.auth),
           (p) => call.write({ id: p.id, status: p.status, current: p.current, total: p.total, done: false }),

@@ -6,6 +6,7 @@ import * as containerOps from './20261121000020_container_ops.js';
 import * as billing from './20261121000030_billing.js';
 import * as storage from './20261121000040_storage.js';
 import * as containerStateClock from './20261121000041_container_state_clock.js';
+import * as containerJupyter from './20261124000050_container_jupyter.js';
 
 /**
  * Every migration, in order. Listed statically (instead of read from the folder) so they load
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261121000030_billing': billing,
   '20261121000040_storage': storage,
   '20261121000041_container_state_clock': containerStateClock,
+  '20261124000050_container_jupyter': containerJupyter,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

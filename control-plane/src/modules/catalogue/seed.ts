@@ -4,6 +4,8 @@ import type { CatalogueRepository } from './repository.js';
 export const LOCAL_BASE_IMAGE = 'gpucloud/base:local';
 
 const SSH_JUPYTER = { ssh: 22, jupyter: 8888 };
+/** Images without Jupyter show no Jupyter port (the agent's init starts Jupyter only where it is). */
+const SSH_ONLY = { ssh: 22 };
 
 interface SeedVersion {
   version: string;
@@ -21,7 +23,8 @@ interface SeedFramework {
 }
 
 // Real, public images. On a host without registry access only the local base image can run;
-// the others are pulled by the agent on a real GPU host.
+// the others are pulled by the agent on a real GPU host. None needs sshd: SSH comes from the
+// agent's toolbox. A Jupyter port is shown only for images that ship Jupyter.
 const CATALOGUE: SeedFramework[] = [
   {
     name: 'Base',
@@ -38,11 +41,13 @@ const CATALOGUE: SeedFramework[] = [
         version: '2.5.1-cuda12.4',
         image: 'pytorch/pytorch:2.5.1-cuda12.4-cudnn9-devel',
         cuda_version: '12.4',
+        ports: SSH_ONLY,
       },
       {
         version: '2.4.1-cuda12.1',
         image: 'pytorch/pytorch:2.4.1-cuda12.1-cudnn9-devel',
         cuda_version: '12.1',
+        ports: SSH_ONLY,
       },
     ],
   },
@@ -56,7 +61,14 @@ const CATALOGUE: SeedFramework[] = [
   {
     name: 'JAX',
     ports: SSH_JUPYTER,
-    versions: [{ version: '0.4.35-cuda12', image: 'nvcr.io/nvidia/jax:24.10-py3', cuda_version: '12.6' }],
+    versions: [
+      {
+        version: '0.4.35-cuda12',
+        image: 'nvcr.io/nvidia/jax:24.10-py3',
+        cuda_version: '12.6',
+        ports: SSH_ONLY,
+      },
+    ],
   },
   {
     name: 'PaddlePaddle',
@@ -66,6 +78,7 @@ const CATALOGUE: SeedFramework[] = [
         version: '3.0.0-cuda12.3',
         image: 'paddlepaddle/paddle:3.0.0-gpu-cuda12.3-cudnn9.0-trt8.6',
         cuda_version: '12.3',
+        ports: SSH_ONLY,
       },
     ],
   },
@@ -77,6 +90,7 @@ const CATALOGUE: SeedFramework[] = [
         version: '22.04-cuda12.4-jupyter',
         image: 'nvidia/cuda:12.4.1-cudnn-devel-ubuntu22.04',
         cuda_version: '12.4',
+        ports: SSH_ONLY,
       },
     ],
   },
@@ -101,7 +115,7 @@ const IMAGES = [
     framework: 'PyTorch',
     version: '2.5.1-cuda12.4',
     category: 'pytorch',
-    description: 'PyTorch 2.5.1 + CUDA 12.4 + cuDNN 9，预装 JupyterLab，适合深度学习训练与推理。',
+    description: 'PyTorch 2.5.1 + CUDA 12.4 + cuDNN 9 官方镜像，SSH 登录即用，适合深度学习训练与推理。',
   },
   {
     name: 'TensorFlow 2.17',
@@ -129,7 +143,7 @@ const IMAGES = [
     framework: 'Ubuntu',
     version: '22.04-cuda12.4-jupyter',
     category: 'all',
-    description: '干净的 Ubuntu 22.04 + CUDA 12.4 开发环境，带 Jupyter。',
+    description: '干净的 Ubuntu 22.04 + CUDA 12.4 + cuDNN 开发环境（NVIDIA 官方镜像），SSH 登录即用。',
   },
   {
     name: 'Windows 10 + CUDA 12.6',

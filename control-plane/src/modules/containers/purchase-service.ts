@@ -185,6 +185,7 @@ export class PurchaseService {
         status,
         started_at: status === 'running' ? new Date() : null,
         start_error: startError,
+        jupyter: info.jupyter,
       });
       if (status === 'running') {
         // A failure here is repaired by the next settlement (it opens missing meters).

@@ -36,6 +36,8 @@ export interface ContainerRow {
   ports: PortMapping[];
   mounts: { source: string; target: string }[];
   start_error: string | null;
+  /** Jupyter as the node last reported it (running, starting, absent, image; '' = unknown). */
+  jupyter: string;
   /** GPU ids Docker's container has now (after a stop they may no longer be allocated). */
   gpu_devices: string[];
   no_gpu: boolean;
@@ -123,6 +125,7 @@ export class ContainersRepository {
       | 'deleted_at'
       | 'total_cost_fen'
       | 'start_error'
+      | 'jupyter'
       | 'no_gpu'
       | 'pending_mounts'
     >,

@@ -168,6 +168,7 @@ export class ContainersService {
         no_gpu: c.gpu_count > 0 && devices.length === 0,
         started_at: status === 'running' ? new Date() : c.started_at,
         start_error: status === 'running' ? null : info.startError || '容器未能启动',
+        jupyter: info.jupyter,
       });
       if (status === 'running') await this.d.billing?.running(id);
     } catch (err) {
@@ -217,8 +218,14 @@ export class ContainersService {
    * Applies a state the agent reported (event stream, reconciliation); `observedAt` is when the
    * node was asked, so a report older than the platform's last status change is dropped.
    */
-  async applyAgentState(containerId: string, status: ContainerStatus, observedAt: Date): Promise<void> {
+  async applyAgentState(
+    containerId: string,
+    status: ContainerStatus,
+    observedAt: Date,
+    jupyter = '',
+  ): Promise<void> {
     const c = await this.d.repo.find(containerId);
+    if (c && jupyter && c.jupyter !== jupyter) await this.d.repo.update(containerId, { jupyter });
     if (!c || c.status === 'deleted' || c.status === 'creating' || c.status === status) return;
     // A container being started is settled by the start call itself.
     if (c.status === 'starting' && status !== 'running') return;

@@ -1,11 +1,16 @@
 import type { ContainerInfo__Output } from '@gpucloud/proto';
 import type { ContainerStatus } from './repository.js';
 
-/** The platform status of what Docker reports. */
-export function statusFromAgent(info: Pick<ContainerInfo__Output, 'state' | 'startError'>): ContainerStatus {
+/**
+ * The platform status of what the agent reports. 运行中 means reachable: a container Docker runs
+ * whose SSH server does not answer yet is still starting.
+ */
+export function statusFromAgent(
+  info: Pick<ContainerInfo__Output, 'state' | 'startError' | 'reachable'>,
+): ContainerStatus {
   switch (info.state) {
     case 'CONTAINER_STATE_RUNNING':
-      return 'running';
+      return info.reachable ? 'running' : 'starting';
     case 'CONTAINER_STATE_RESTARTING':
       return 'starting';
     case 'CONTAINER_STATE_CREATED':

@@ -31,6 +31,11 @@ export interface ContainerView {
   ports: { name: string; container_port: number; host_port: number }[];
   mounts: { source: string; target: string }[];
   start_error: string | null;
+  /**
+   * Jupyter on the container's 8888 port: running, starting, absent (the image has none: the
+   * console says so instead of a dead link), image (its own command runs it); '' = not known yet.
+   */
+  jupyter: string;
   /** Running without GPUs (无卡模式), at the no-GPU price. */
   no_gpu: boolean;
   no_gpu_price: number;
@@ -76,6 +81,7 @@ export function containerView(c: ContainerRecord, secrets: SecretBox): Container
     ports: c.ports.map((p) => ({ name: p.name, container_port: p.container_port, host_port: p.host_port })),
     mounts: c.mounts,
     start_error: c.start_error,
+    jupyter: c.jupyter,
     no_gpu: c.no_gpu,
     no_gpu_price: c.no_gpu_price_fen / 100,
     pending_mounts: c.pending_mounts,

@@ -114,7 +114,7 @@ describe('the MCP container API', { timeout: 120_000 }, () => {
           timeout: 60_000,
         },
       )
-      .toContain('sshd listening on port 22');
+      .toContain('SSH 服务监听端口 22');
     const tail = await api.request<{ logs: string }>('GET', `/api/mcp/containers/${id}/logs?tail=1`);
     expect(tail.body.logs.trim().split('\n')).toHaveLength(1);
 

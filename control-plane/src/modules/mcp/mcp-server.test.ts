@@ -134,7 +134,7 @@ describe('the MCP server at /api/mcp/server', { timeout: 120_000 }, () => {
           timeout: 60_000,
         },
       )
-      .toContain('sshd listening on port 22');
+      .toContain('SSH 服务监听端口 22');
 
     const stopped = await call<McpContainerView>(client, 'stop_container', { container_id: id });
     expect(stopped.status).toBe('stopped');

@@ -25,6 +25,9 @@ describe('connection details', () => {
     expect(jupyterUrl(container)).toBe('http://gpu1.example.com:10002');
     expect(jupyterUrl({ ...container, frame_ports: { '22': 10001 } })).toBeNull();
     expect(jupyterUrl({ ...container, frame_ports: null })).toBeNull();
+    // The node found no Jupyter in the image: no dead link.
+    expect(jupyterUrl({ ...container, jupyter: 'absent' })).toBeNull();
+    expect(jupyterUrl({ ...container, jupyter: 'running' })).toBe('http://gpu1.example.com:10002');
   });
 
   it('hourly containers are released 3 days after shutdown; others show their expiry', () => {

@@ -21,12 +21,20 @@ export function connectionInfo(
   return container.password ? `${command}\n密码：${container.password}` : command;
 }
 
-/** http://<ssh_server>:<host port of container port 8888>, when the container maps it. */
-export function jupyterUrl(container: Pick<Container, 'ssh_server' | 'frame_ports'>): string | null {
+/**
+ * http://<ssh_server>:<host port of container port 8888>, when the container maps it and its
+ * image has Jupyter (a container whose image has none gets no dead link).
+ */
+export function jupyterUrl(
+  container: Pick<Container, 'ssh_server' | 'frame_ports' | 'jupyter'>,
+): string | null {
   const port = container.frame_ports?.[JUPYTER_CONTAINER_PORT];
-  if (!container.ssh_server || !port) return null;
+  if (!container.ssh_server || !port || container.jupyter === 'absent') return null;
   return `http://${container.ssh_server}:${port}`;
 }
+
+/** Said instead of the Jupyter address when the image has no Jupyter. */
+export const NO_JUPYTER = '该镜像未安装 JupyterLab';
 
 /** Hourly containers are released 3 days after shutdown; prepaid ones expire at end_time. */
 export function releaseNote(

@@ -43,6 +43,8 @@ export interface Container {
   ports?: ContainerPort[];
   mounts?: { source: string; target: string }[];
   start_error?: string | null;
+  /** Jupyter on port 8888 as the node reported it: running, starting, absent (not in the image), image. */
+  jupyter?: string;
   /** Started without GPUs (无卡模式), billed at the no-GPU price. */
   no_gpu?: boolean;
   no_gpu_price?: number;

@@ -2,7 +2,7 @@ import { createColumnHelper } from '@tanstack/react-table';
 import { Space, Tag, Tooltip, Typography } from 'antd';
 import { formatDateTime } from '../../../lib/format';
 import { billingTypeLabel } from '../../market/billing';
-import { jupyterUrl, releaseNote, sshAddress } from '../connection';
+import { jupyterUrl, NO_JUPYTER, releaseNote, sshAddress } from '../connection';
 import type { Container, ContainerPanel } from '../types';
 import { ContainerActions } from './container-actions';
 import { ContainerStatusTag } from './container-status-tag';
@@ -69,6 +69,8 @@ export function containerColumns(onOpenPanel: (container: Container, panel: Cont
       header: 'Jupyter',
       cell: ({ row }) => {
         const url = jupyterUrl(row.original);
+        if (row.original.jupyter === 'absent')
+          return <Typography.Text type="secondary">{NO_JUPYTER}</Typography.Text>;
         return url ? (
           <a href={url} target="_blank" rel="noreferrer">
             {url}

@@ -35,6 +35,7 @@ const containers: Container[] = [
     billing_type: 'monthly',
     end_time: '2025-04-01T08:00:00Z',
     simulated: false,
+    jupyter: 'absent',
   },
 ];
 
@@ -78,6 +79,9 @@ describe('my containers', () => {
     expect(within(stopped).getByText(/^到期时间 2025-04-01/)).toBeTruthy();
     expect(getButton(stopped, '启动')).toBeTruthy();
     expect(findButtons(stopped, '停止')).toHaveLength(0);
+    // Its image has no Jupyter: said instead of a dead link.
+    expect(within(stopped).getByText('该镜像未安装 JupyterLab')).toBeTruthy();
+    expect(within(stopped).queryByText('http://gpu1.example.com:10002')).toBeNull();
   });
 
   it('stop asks for confirmation, then calls the API', async () => {

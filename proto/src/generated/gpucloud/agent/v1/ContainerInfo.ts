@@ -24,6 +24,8 @@ export interface ContainerInfo {
   'labels'?: ({[key: string]: string});
   'startError'?: (string);
   'resources'?: (_gpucloud_agent_v1_Resources | null);
+  'reachable'?: (boolean);
+  'jupyter'?: (string);
 }
 
 export interface ContainerInfo__Output {
@@ -44,4 +46,6 @@ export interface ContainerInfo__Output {
   'labels': ({[key: string]: string});
   'startError': (string);
   'resources': (_gpucloud_agent_v1_Resources__Output | null);
+  'reachable': (boolean);
+  'jupyter': (string);
 }

@@ -1,0 +1,100 @@
+#!/.gpucloud/bin/sh
+# gpucloud init: the child of the container's PID 1 (docker-init) in every rented container.
+# It makes the container a machine a user can reach, whatever the image holds: root's account,
+# host keys and our own SSH server (Dropbear from the read-only toolbox), Jupyter where the
+# image has it, then the image's own ENTRYPOINT + CMD ("$@"). When that command exits (a bare
+# `bash` with no terminal exits at once) the container stays up until the user stops it.
+# Only busybox applets of the toolbox are used: the image may have no tools and no libc.
+T=/.gpucloud
+BB=$T/bin/busybox
+RUN=/run/gpucloud
+. $T/lib/common.sh
+
+log "容器 $($BB hostname) 启动 (gpucloud init)"
+# A lock left by a container stopped in the middle of an access change (common.sh: with_lock).
+$BB rmdir /etc/.gpucloud.lock 2>/dev/null
+$BB mkdir -p "$RUN" 2>/dev/null || { RUN=/tmp/gpucloud && $BB mkdir -p "$RUN"; }
+$BB rm -f "$RUN"/*.pid "$RUN"/*.supervisor "$RUN"/*.state
+
+with_lock prepare_account
+save_environment
+
+# Host keys live in the container's own filesystem: a stop/start or a recreate (the commit
+# carries them) keeps the fingerprint users accepted.
+KEYS=/etc/gpucloud/ssh
+$BB mkdir -p "$KEYS" && $BB chmod 700 "$KEYS"
+# Ed25519 and ECDSA (every client since OpenSSH 6.5 and PuTTY 0.68): made in milliseconds,
+# where an RSA key would hold the first start up by half a second.
+for type in ed25519 ecdsa; do
+  [ -s "$KEYS/dropbear_${type}_host_key" ] && continue
+  "$T/bin/dropbearkey" -t "$type" -f "$KEYS/dropbear_${type}_host_key" >/dev/null 2>&1 ||
+    log "生成 $type 主机密钥失败"
+done
+
+# sftp (and scp, which speaks sftp) runs the server's compiled-in sftp-server path.
+if [ ! -e /usr/lib/sftp-server ] && [ ! -L /usr/lib/sftp-server ]; then
+  $BB mkdir -p /usr/lib && $BB ln -s "$T/libexec/sftp-server" /usr/lib/sftp-server
+fi
+
+# The legacy scp protocol runs `scp -t` on the server: ours where the image has none.
+if ! command -v scp >/dev/null 2>&1; then
+  $BB mkdir -p /usr/local/bin && $BB ln -sf "$T/bin/scp" /usr/local/bin/scp
+fi
+
+SSH_PORT=${GPUCLOUD_SSH_PORT:-22}
+# shellcheck disable=SC2046
+supervise sshd $BB env $(session_env) "$T/bin/dropbear" -F -e -p "$SSH_PORT" -K 30 \
+  -r "$KEYS/dropbear_ed25519_host_key" -r "$KEYS/dropbear_ecdsa_host_key"
+log "SSH 服务监听端口 $SSH_PORT"
+
+# Jupyter on its port with the container password as token (JUPYTER_TOKEN, or the config the
+# agent writes under JUPYTER_CONFIG_PATH), unless the image's own command starts it.
+# The state file tells the health check what to wait for.
+if [ -n "$GPUCLOUD_JUPYTER_PORT" ]; then
+  case " $* " in
+  *jupyter*)
+    echo image >"$RUN/jupyter.state"
+    log "镜像命令自带 Jupyter"
+    ;;
+  *)
+    if jupyter_command >/dev/null; then
+      echo running >"$RUN/jupyter.state"
+      # shellcheck disable=SC2046
+      supervise jupyter $(jupyter_command) --ip=0.0.0.0 --port="$GPUCLOUD_JUPYTER_PORT" \
+        --allow-root --no-browser
+      log "Jupyter 监听端口 $GPUCLOUD_JUPYTER_PORT"
+    else
+      echo absent >"$RUN/jupyter.state"
+      log "该镜像未安装 JupyterLab"
+    fi
+    ;;
+  esac
+fi
+
+main=
+stop() {
+  [ -n "$main" ] && kill -TERM "$main" 2>/dev/null
+  for pidfile in "$RUN"/*.supervisor "$RUN"/*.pid; do
+    [ -f "$pidfile" ] && kill -TERM "$($BB cat "$pidfile")" 2>/dev/null
+  done
+  exit 0
+}
+trap stop TERM INT HUP
+
+if [ "$#" -gt 0 ]; then
+  if [ -n "$GPUCLOUD_USER" ] && [ "$GPUCLOUD_USER" != root ] && [ "$GPUCLOUD_USER" != 0 ]; then
+    as_user "$GPUCLOUD_USER" "$@" &
+  else
+    "$@" &
+  fi
+  main=$!
+  wait "$main"
+  code=$?
+  main=
+  log "镜像命令已退出 (退出码 $code): $*; 容器继续运行, 可通过 SSH 登录"
+fi
+# Keep the machine up; `wait` returns at once without children, so sleep in the background.
+while :; do
+  $BB sleep 2147483647 &
+  wait $!
+done
