@@ -220,6 +220,8 @@ export async function startControlPlane(
         server.close(() => resolve());
         server.closeAllConnections?.();
       });
+      // Purchases being provisioned finish with the database they write to.
+      await services.purchases.settled();
       services.agents.close();
       await knex.destroy();
     },

@@ -130,6 +130,8 @@ describe('money around containers', () => {
       purchaseBody(market),
     );
     const id = bought.body.container_id;
+    // The meter opens as the node reports it running, a moment after the purchase answered.
+    await expect.poll(() => cp.knex('container_meters').where({ container_id: id }).first()).toBeDefined();
     const meter = await cp.knex('container_meters').where({ container_id: id }).first();
     expect(meter).toMatchObject({ rate_fen_per_hour: 199, charged_fen: 0 });
     expect(meter.running_since).not.toBeNull();

@@ -161,7 +161,7 @@ describe('app market deploy', () => {
     await user.register('deployer');
     const res = await user.request<{
       container_id: string;
-      started: boolean;
+      status: string;
       product_id: number;
       total_price: number;
     }>('POST', '/api/apps/deploy', {
@@ -172,7 +172,7 @@ describe('app market deploy', () => {
       env: [{ key: 'MODEL_NAME', value: 'deepseek-r1-distill-qwen-7b' }],
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    expect(res.body).toMatchObject({ started: true, product_id: market.productId, total_price: 3.98 });
+    expect(res.body).toMatchObject({ status: 'creating', product_id: market.productId, total_price: 3.98 });
     const inspect = await new Docker({ socketPath: inject('dockerHost').replace(/^unix:\/\//, '') })
       .getContainer(`gpucloud-${res.body.container_id}`)
       .inspect();

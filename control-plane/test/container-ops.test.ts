@@ -51,7 +51,7 @@ async function buy(
     total_price: Math.round(market.pricePerGpuHour * 100 * gpuCount) / 100,
     ...overrides,
   });
-  const res = await api.request<{ container_id: string; started: boolean; detail?: string }>(
+  const res = await api.request<{ container_id: string; status: string; detail?: string }>(
     'POST',
     `/api/cloud-products/${market.productId}/purchase`,
     body,

@@ -1,10 +1,11 @@
 import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import WebSocket from 'ws';
+import { totalPriceFen } from '../src/modules/pricing/pricing.js';
 import type { RunningControlPlane } from '../src/platform.js';
 import { startTestAgent, type TestAgent } from './agents.js';
-import { ApiClient, startTestControlPlane } from './harness.js';
-import { balanceAndLedger, grantCoupon } from './money.js';
+import { ADMIN, ApiClient, startTestControlPlane } from './harness.js';
+import { adjustBalance, balanceAndLedger, grantCoupon } from './money.js';
 import { addNodeWithProduct, destroyAllContainers, type MarketFixture, purchaseBody } from './purchase.js';
 
 interface ContainerView {
@@ -15,6 +16,7 @@ interface ContainerView {
   password: string;
   gpu_indices: number[];
   simulated: boolean;
+  start_error: string | null;
 }
 
 let cp: RunningControlPlane;
@@ -83,15 +85,62 @@ describe('nodes registry', () => {
 });
 
 describe('purchase and lifecycle', () => {
+  it('when the image cannot be pulled, the purchase answers at once, then ends 失败 with the reason, its GPU and ports freed and the charge given back', async () => {
+    const admin = new ApiClient(cp.url);
+    await admin.login(ADMIN.username, ADMIN.password);
+    const version = await admin.request<{ id: number }>(
+      'POST',
+      `/api/admin/frameworks/${market.frameworkId}/versions`,
+      // Nothing listens on port 1: the node's pull fails at once.
+      { version: 'unpullable', image: '127.0.0.1:1/gpucloud/missing:none', ports: { ssh: 22 } },
+    );
+    expect(version.status, JSON.stringify(version.body)).toBe(201);
+    const api = await user('pullfail1');
+    api.awaitProvisioning = false;
+    await adjustBalance(cp, 'pullfail1', 100);
+    const before = await balanceAndLedger(cp, 'pullfail1');
+    const dailyFen = totalPriceFen({
+      unitPriceFen: Math.round(market.pricePerGpuHour * 100),
+      gpuCount: 1,
+      billingType: 'daily',
+      duration: 1,
+    });
+    const res = await api.request<{ container_id: string; status: string }>(
+      'POST',
+      `/api/cloud-products/${market.productId}/purchase`,
+      purchaseBody(market, {
+        frameworkVersion: version.body.id,
+        billing_type: 'daily',
+        total_price: dailyFen / 100,
+      }),
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.status).toBe('creating');
+    const id = res.body.container_id;
+    expect((await balanceAndLedger(cp, 'pullfail1')).balanceFen).toBe(before.balanceFen - dailyFen);
+
+    expect(await api.untilProvisioned(id)).toBe('failed');
+    const c = (await api.request<ContainerView>('GET', `/api/containers/${id}`)).body;
+    expect(c.start_error).toMatch(/127\.0\.0\.1:1\/gpucloud\/missing:none/);
+    expect(await cp.knex('gpu_allocations').where({ container_id: id })).toHaveLength(0);
+    expect(await cp.knex('port_allocations').where({ container_id: id })).toHaveLength(0);
+    // The daily charge came back, through the ledger.
+    await expect
+      .poll(async () => (await balanceAndLedger(cp, 'pullfail1')).balanceFen)
+      .toBe(before.balanceFen);
+    await api.request('DELETE', `/api/containers/${id}`);
+  });
+
   it('when a user buys one GPU by the hour, a running container with exactly that GPU is created', async () => {
     const api = await user('buyer1');
-    const res = await api.request<{ container_id: string; started: boolean }>(
+    const res = await api.request<{ container_id: string; status: string }>(
       'POST',
       `/api/cloud-products/${market.productId}/purchase`,
       purchaseBody(market),
     );
     expect(res.status).toBe(201);
-    expect(res.body.started).toBe(true);
+    // The answer comes once the GPU, ports and charge are recorded; the node provisions after it.
+    expect(res.body.status).toBe('creating');
     const id = res.body.container_id;
 
     const list = await api.request<{ items: ContainerView[]; total: number }>('GET', '/api/containers');
@@ -229,7 +278,7 @@ describe('purchase rules', () => {
     expect((await api.request<{ total: number }>('GET', '/api/containers')).body.total).toBe(0);
   });
 
-  it('when the agent cannot create the container, no container, GPU, port, charge or coupon is taken', async () => {
+  it('when the node cannot create the container, it ends failed and no GPU, port, charge or coupon is taken', async () => {
     const api = await user('failing5');
     // A coupon marked 使用 applies to this purchase; the failure must give it back.
     const [couponId] = await grantCoupon(cp, ['failing5'], { amount: 5, minAmount: 0 });
@@ -245,20 +294,18 @@ describe('purchase rules', () => {
       mounts: [],
     });
     const before = await cp.knex('gpu_allocations').count<{ count: string }[]>({ count: '*' });
-    const res = await api.request<{ detail: string }>(
+    const res = await api.request<{ container_id: string; status: string }>(
       'POST',
       `/api/cloud-products/${market.productId}/purchase`,
       purchaseBody(market, { frameworkVersion: versionId }),
     );
-    expect(res.status).toBeGreaterThanOrEqual(400);
-    expect(res.status).toBe(409);
-    expect(res.body.detail).toMatch(/^镜像 gpucloud\/does-not-exist:never 不存在且拉取失败/);
-    expect(
-      await cp
-        .knex('containers')
-        .join('users', 'users.id', 'containers.user_id')
-        .where('users.username', 'failing5'),
-    ).toHaveLength(0);
+    // The purchase answers before the node pulls; the pull's failure ends it as failed.
+    expect(res.status).toBe(201);
+    const id = res.body.container_id;
+    const c = (await api.request<ContainerView>('GET', `/api/containers/${id}`)).body;
+    expect(c.status).toBe('failed');
+    expect(c.start_error).toMatch(/^镜像 gpucloud\/does-not-exist:never 不存在且拉取失败|镜像拉取失败/);
+    expect(await cp.knex('port_allocations').where({ container_id: id })).toHaveLength(0);
     const after = await cp.knex('gpu_allocations').count<{ count: string }[]>({ count: '*' });
     expect(after[0]?.count).toBe(before[0]?.count);
     const leftovers = await docker().listContainers({

@@ -51,6 +51,9 @@ export async function startTestControlPlane(overrides: Partial<Config> = {}): Pr
   return startControlPlane(testConfig(await createTestDatabase(), overrides), quiet);
 }
 
+/** Requests that buy a container: the market's purchase, the app market's deploy, MCP's create. */
+const PURCHASE = /^\/api\/(cloud-products\/\d+\/purchase|apps\/deploy|mcp\/containers)$/;
+
 /** A tiny JSON client for the API under test. */
 export class ApiClient {
   token: string | undefined;
@@ -73,7 +76,36 @@ export class ApiClient {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();
-    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
+    const answer = { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
+    if (method === 'POST' && PURCHASE.test(path) && res.status === 201 && this.awaitProvisioning) {
+      const id = (answer.body as { container_id?: string }).container_id;
+      if (id) await this.untilProvisioned(id, path.startsWith('/api/mcp/') ? 'mcp' : 'console');
+    }
+    return answer;
+  }
+
+  /**
+   * A purchase answers before the node has pulled, created and started the container. Tests that
+   * go on to use the container wait here, as the console does, until it has left 拉取镜像中 and
+   * 启动中 (running, or why not); `awaitProvisioning = false` sees the answer as it comes.
+   */
+  awaitProvisioning = true;
+
+  async untilProvisioned(
+    containerId: string,
+    api: 'console' | 'mcp' = 'console',
+    timeoutMs = 120_000,
+  ): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    const path = api === 'mcp' ? `/api/mcp/containers/${containerId}` : `/api/containers/${containerId}`;
+    for (;;) {
+      const res = await this.request<{ status?: string; platform_status?: string }>('GET', path);
+      const status = res.body?.platform_status ?? res.body?.status ?? '';
+      if (res.status !== 200 || !['pulling', 'starting'].includes(status)) return status;
+      if (Date.now() > deadline)
+        throw new Error(`container ${containerId} still ${status} after ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   }
 
   /** Registers with an e-mail code read from the sandbox outbox (as an admin would). */

@@ -120,18 +120,18 @@ describe('node health', () => {
   it('marks a silent node offline, shows its containers as such, and reconciles when it returns', async () => {
     const user = new ApiClient(cp.url);
     await user.register('health1');
-    const a = await user.request<{ container_id: string; started: boolean }>(
+    const a = await user.request<{ container_id: string; status: string }>(
       'POST',
       `/api/cloud-products/${market.productId}/purchase`,
       purchaseBody(market),
     );
-    const b = await user.request<{ container_id: string; started: boolean }>(
+    const b = await user.request<{ container_id: string; status: string }>(
       'POST',
       `/api/cloud-products/${market.productId}/purchase`,
       purchaseBody(market),
     );
-    expect(a.body).toMatchObject({ started: true });
-    expect(b.body).toMatchObject({ started: true });
+    expect(a.body).toMatchObject({ status: 'creating' });
+    expect(b.body).toMatchObject({ status: 'creating' });
     const port = Number(agent.address.split(':')[1]);
 
     await agent.close();

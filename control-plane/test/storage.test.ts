@@ -61,7 +61,7 @@ const hostDir = (a: TestAgent, userId: number, volumeId: number) =>
   path.join(a.volumeRoot, String(userId), `v${volumeId}`);
 
 async function buy(api: ApiClient, f: MarketFixture, mounts: { source: string; target: string }[]) {
-  return api.request<{ container_id: string; started: boolean; detail?: string; code?: string }>(
+  return api.request<{ container_id: string; status: string; detail?: string; code?: string }>(
     'POST',
     `/api/cloud-products/${f.productId}/purchase`,
     purchaseBody(f, { mounts }),

@@ -121,7 +121,7 @@ describe('the app market in the browser', () => {
     await drawer.getByLabel('环境变量1名称').fill('APP_MODE');
     await drawer.getByRole('button', { name: '部署' }).click();
 
-    await toast(page, '容器创建并启动成功').waitFor({ timeout: 60_000 });
+    await toast(page, '实例已创建，正在拉取镜像并启动，进度见我的容器').waitFor({ timeout: 60_000 });
     await page.waitForURL(/\/user\/containers$/);
     const row = page.locator('[data-testid^="container-row-"]', { hasText: 'app-box' });
     await row.getByText('运行中', { exact: true }).waitFor({ timeout: 30_000 });

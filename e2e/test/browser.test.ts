@@ -66,7 +66,7 @@ describe('a new user rents a GPU container in the console', () => {
     await expect(dialog.getByTestId('purchase-total').textContent()).resolves.toContain('1.99');
     await confirm.click();
 
-    await page.getByText('容器创建并启动成功').waitFor({ timeout: 60_000 });
+    await page.getByText('实例已创建，正在拉取镜像并启动，进度见我的容器').waitFor({ timeout: 60_000 });
     await page.waitForURL(/\/user\/containers$/);
     const row = page.locator('[data-testid^="container-row-"]').first();
     await row.getByText('运行中').waitFor({ timeout: 30_000 });

@@ -87,7 +87,7 @@ export async function buyBaseInstance(
 ): Promise<string> {
   const product = await firstProduct(api);
   const base = await baseFramework(api);
-  const purchase = await api.request<{ container_id: string; started: boolean; detail?: string }>(
+  const purchase = await api.request<{ container_id: string; status: string; detail?: string }>(
     'POST',
     `/api/cloud-products/${product.id}/purchase`,
     {
@@ -102,10 +102,16 @@ export async function buyBaseInstance(
       ...extra,
     },
   );
-  if (purchase.status !== 201 || !purchase.body.started) {
+  if (purchase.status !== 201) {
     throw new Error(`purchase failed: ${purchase.status} ${JSON.stringify(purchase.body)}`);
   }
-  return purchase.body.container_id;
+  // The client waited until the node provisioned it (test-harness): it must be running now.
+  const id = purchase.body.container_id;
+  const view = await api.request<{ status: string; start_error: string | null }>('GET', `/api/containers/${id}`);
+  if (view.body.status !== 'running') {
+    throw new Error(`container ${id} is ${view.body.status}: ${view.body.start_error ?? ''}`);
+  }
+  return id;
 }
 
 /** Picks `option` in the antd Select labelled `label` (inside `scope`). */

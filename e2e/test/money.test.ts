@@ -159,7 +159,7 @@ describe('money in the console', () => {
     }
     await dialog.getByText('我已阅读并同意服务条款').click();
     await dialog.getByRole('button', { name: '确认创建' }).click();
-    await page.getByText('容器创建并启动成功').waitFor({ timeout: 60_000 });
+    await page.getByText('实例已创建，正在拉取镜像并启动，进度见我的容器').waitFor({ timeout: 60_000 });
 
     await page.goto(`${platform.url}/coupons`);
     await page.getByText('已使用', { exact: true }).first().click();

@@ -35,7 +35,7 @@ async function rent(username: string, gpuCount: number): Promise<{ api: ApiClien
   const base = frameworks.body.find((f) => f.name === 'Base');
   if (!base) throw new Error('no Base framework');
   const versions = await api.request<{ id: number }[]>('GET', `/api/frameworks/${base.id}/versions`);
-  const purchase = await api.request<{ container_id: string; started: boolean }>(
+  const purchase = await api.request<{ container_id: string; status: string }>(
     'POST',
     `/api/cloud-products/${product.id}/purchase`,
     {
@@ -50,8 +50,10 @@ async function rent(username: string, gpuCount: number): Promise<{ api: ApiClien
     },
   );
   expect(purchase.status).toBe(201);
-  expect(purchase.body.started).toBe(true);
+  expect(purchase.body.status).toBe('creating');
+  // The client waited until the node provisioned it (test-harness).
   const container = await api.request<Container>('GET', `/api/containers/${purchase.body.container_id}`);
+  expect(container.body.status).toBe('running');
   return { api, container: container.body };
 }
 

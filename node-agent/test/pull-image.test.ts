@@ -116,6 +116,33 @@ describe('pulling images from a registry with credentials (Debian docker-registr
     expect(info.image).toBe(ref);
   });
 
+  it('pulls an image once when two requests for it come together, and both see it done', async () => {
+    await t.docker
+      .getImage(ref)
+      .remove({ force: true })
+      .catch(() => undefined);
+    const pulls: string[] = [];
+    const events = await t.docker.getEvents({ filters: { type: ['image'], event: ['pull'] } });
+    events.on('data', (chunk: Buffer) => {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) {
+        const event = JSON.parse(line) as { id?: string };
+        if (event.id === ref) pulls.push(event.id);
+      }
+    });
+    try {
+      const [a, b] = await Promise.all([pull(t, { image: ref, auth }), pull(t, { image: ref, auth })]);
+      expect(a.error).toBeUndefined();
+      expect(b.error).toBeUndefined();
+      expect(a.progress.at(-1)?.done).toBe(true);
+      expect(b.progress.at(-1)?.done).toBe(true);
+      // Docker reports each pull it ran; a moment for the event to arrive.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(pulls).toEqual([ref]);
+    } finally {
+      (events as unknown as { destroy(): void }).destroy();
+    }
+  });
+
   it('refuses a malformed image reference', async () => {
     const { error } = await pull(t, { image: 'bad ref; rm -rf /' });
     expect(error?.code).toBe(grpc.status.INVALID_ARGUMENT);

@@ -9,6 +9,7 @@ import {
   type LogChunk__Output,
   loadAgentProto,
   type NodeAgentClient,
+  type PullImageProgress__Output,
   type ReconfigureContainerRequest,
   type StartContainerRequest,
   type StreamLogsRequest,
@@ -224,6 +225,39 @@ export class AgentClient {
   }
 
   /** Server stream of log chunks; cancel the returned call to stop it. */
+  /**
+   * Pulls an image on the node (joining a pull of the same image under way there); resolves once
+   * it is present. `onProgress` gets Docker's per-layer messages.
+   */
+  pullImage(
+    image: string,
+    onProgress: (progress: PullImageProgress__Output) => void,
+    timeoutMs = 30 * 60_000,
+  ): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const call = this.client.PullImage({ image }, this.metadata(), { deadline: Date.now() + timeoutMs });
+      let done = false;
+      call.on('data', (progress: PullImageProgress__Output) => {
+        if (progress.done) done = true;
+        onProgress(progress);
+      });
+      call.on('error', (err: grpc.ServiceError) =>
+        reject(new AgentCallError(err.code, err.details || err.message, 'PullImage')),
+      );
+      call.on('end', () =>
+        done
+          ? resolve()
+          : reject(
+              new AgentCallError(
+                grpc.status.UNKNOWN,
+                'the pull ended before the image was present',
+                'PullImage',
+              ),
+            ),
+      );
+    });
+  }
+
   streamLogs(request: StreamLogsRequest): grpc.ClientReadableStream<LogChunk__Output> {
     return this.client.StreamLogs(request, this.metadata());
   }

@@ -7,6 +7,7 @@ import * as billing from './20261121000030_billing.js';
 import * as storage from './20261121000040_storage.js';
 import * as containerStateClock from './20261121000041_container_state_clock.js';
 import * as containerJupyter from './20261124000050_container_jupyter.js';
+import * as containerPull from './20261124000051_container_pull.js';
 
 /**
  * Every migration, in order. Listed statically (instead of read from the folder) so they load
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261121000040_storage': storage,
   '20261121000041_container_state_clock': containerStateClock,
   '20261124000050_container_jupyter': containerJupyter,
+  '20261124000051_container_pull': containerPull,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

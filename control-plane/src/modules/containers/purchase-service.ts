@@ -18,6 +18,7 @@ import { authorizedKeys, type UsersService } from '../users/service.js';
 import { agentError } from './agent-errors.js';
 import type { Allocator } from './allocator.js';
 import type { ContainerBilling } from './billing-hooks.js';
+import { PullProgress } from './pull-progress.js';
 import type { ContainersRepository, PortMapping } from './repository.js';
 import type { PurchaseInput } from './schema.js';
 import { statusFromAgent } from './status.js';
@@ -26,8 +27,8 @@ const GIB = 1024 ** 3;
 
 export interface PurchaseResult {
   container_id: string;
-  started: boolean;
-  start_error?: string;
+  /** Always `creating`: the node pulls, creates and starts it after the answer. */
+  status: 'creating';
 }
 
 export interface PurchaseDeps {
@@ -52,6 +53,9 @@ function memoryBytes(text: string): number {
 
 /** Buying a container: validation, price, allocation, creation on the node, idempotency. */
 export class PurchaseService {
+  /** Purchases this process provisions now (a control plane that dies mid-way leaves them 拉取镜像中). */
+  private readonly provisioning = new Map<string, Promise<void>>();
+
   constructor(private readonly d: PurchaseDeps) {}
 
   /**
@@ -104,7 +108,13 @@ export class PurchaseService {
     }
   }
 
-  async purchase(user: AuthUser, productId: number, input: PurchaseInput): Promise<PurchaseResult> {
+  /** `rootPassword`: the container's password (MCP clients choose it); a random one otherwise. */
+  async purchase(
+    user: AuthUser,
+    productId: number,
+    input: PurchaseInput,
+    options: { rootPassword?: string } = {},
+  ): Promise<PurchaseResult> {
     const { product, node } = await this.d.products.forPurchase(productId);
     if (node.status === 'offline') throw unavailable('节点离线，暂时无法创建实例', 'NODE_OFFLINE');
     if (node.status === 'unsafe') throw conflict('节点未通过安全检查，暂不接受 GPU 任务', 'NODE_UNSAFE');
@@ -139,7 +149,7 @@ export class PurchaseService {
     const owner = await this.d.users.findById(user.id);
     if (!owner) throw notFound('用户不存在');
     const id = newId('c');
-    const password = newPassword();
+    const password = options.rootPassword ?? newPassword();
     const { gpuIndices, ports, orderId } = await this.allocate({
       id,
       user,
@@ -172,38 +182,105 @@ export class PurchaseService {
       env: input.env,
       labels: { 'gpucloud.cloud-product': String(product.id) },
     };
+    const provisioning = this.provision({
+      id,
+      image: version.image,
+      node,
+      spec,
+      password,
+      keys: authorizedKeys(owner),
+      orderId,
+    }).catch((err) => this.d.log(`provisioning of ${id} failed unexpectedly`, err));
+    this.provisioning.set(id, provisioning);
+    void provisioning.finally(() => this.provisioning.delete(id));
+    return { container_id: id, status: 'creating' };
+  }
+
+  /** Resolves once the purchases this process is provisioning are settled (tests, shutdown). */
+  async settled(containerId?: string): Promise<void> {
+    if (containerId) await this.provisioning.get(containerId);
+    else await Promise.all(this.provisioning.values());
+  }
+
+  /**
+   * After the purchase has answered: the node pulls the image (拉取镜像中 n%), then creates and
+   * starts the container (启动中) until its SSH answers (运行中). A failure ends as 失败 with the
+   * reason, the GPUs and ports freed and a prepaid charge given back. Nothing is metered before
+   * 运行中. A container destroyed meanwhile is not brought back.
+   */
+  private async provision(p: {
+    id: string;
+    image: string;
+    node: NodeRow;
+    spec: ContainerSpec;
+    password: string;
+    keys: string[];
+    orderId: number | undefined;
+  }): Promise<void> {
+    const { id, node, spec } = p;
+    const agent = this.d.agents.get(node);
     try {
+      await this.d.repo.update(id, { status: 'pulling', pull_progress: 0 });
+      const progress = new PullProgress();
+      let shown = 0;
+      let shownAt = 0;
+      let writes = Promise.resolve();
+      await agent.pullImage(p.image, (message) => {
+        const percent = progress.add(message);
+        // At most one write a second: the console polls every few seconds.
+        if (percent === shown || Date.now() - shownAt < 1000) return;
+        shown = percent;
+        shownAt = Date.now();
+        writes = writes
+          .then(() => this.d.repo.setPullProgress(id, percent))
+          .catch((e) => this.d.log(`pull progress of ${id} not saved`, e));
+      });
+      await writes;
+      if (!(await this.d.repo.moveStatus(id, 'pulling', 'creating'))) return; // destroyed meanwhile
       const info = await agent.createContainer({
         spec,
-        rootPassword: password,
-        authorizedKeys: authorizedKeys(owner),
+        rootPassword: p.password,
+        authorizedKeys: p.keys,
         start: true,
       });
       const status = statusFromAgent(info);
       const startError = info.startError || (status === 'running' ? null : '容器未能启动');
-      await this.d.repo.update(id, {
+      const applied = await this.d.repo.settleProvisioning(id, {
         status,
         started_at: status === 'running' ? new Date() : null,
         start_error: startError,
         jupyter: info.jupyter,
       });
+      if (!applied) {
+        // Destroyed while the node created it: remove what the node made.
+        await agent
+          .removeContainer(id)
+          .catch((e) => this.d.log(`cleanup of ${id} on ${node.name} failed`, e));
+        return;
+      }
       if (status === 'running') {
         // A failure here is repaired by the next settlement (it opens missing meters).
         await this.d.billing?.running(id).catch((e) => this.d.log(`metering of ${id} not opened`, e));
       }
-      return status === 'running'
-        ? { container_id: id, started: true }
-        : { container_id: id, started: false, start_error: startError ?? undefined };
     } catch (err) {
-      await this.d.repo.deleteRow(id);
-      if (orderId !== undefined) {
-        await this.d.billing?.purchaseFailed(orderId).catch((e) => this.d.log(`refund of ${id} failed`, e));
+      const reason = agentError(err, '创建容器失败').detail;
+      this.d.log(`purchase ${id} on ${node.name} failed: ${reason}`);
+      const failed = await this.d.knex.transaction(async (trx) => {
+        const changed = await this.d.repo.settleProvisioning(
+          id,
+          { status: 'failed', start_error: reason, pull_progress: null },
+          trx,
+        );
+        if (changed) await this.d.repo.releaseAllocations(id, trx);
+        return changed;
+      });
+      if (failed && p.orderId !== undefined) {
+        await this.d.billing?.purchaseFailed(p.orderId).catch((e) => this.d.log(`refund of ${id} failed`, e));
       }
       if (err instanceof AgentCallError && err.unreachable) {
         // The agent may have created it before the answer was lost: remove it, never orphan it.
         agent.removeContainer(id).catch((e) => this.d.log(`cleanup of ${id} on ${node.name} failed`, e));
       }
-      throw agentError(err, '创建容器失败');
     }
   }
 

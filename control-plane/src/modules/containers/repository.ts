@@ -1,7 +1,10 @@
 import type { Knex } from 'knex';
 
 export type ContainerStatus =
+  /** Recorded and paid; the node creates and starts it (shown as starting). */
   | 'creating'
+  /** Recorded and paid; the node pulls its image (pull_progress %). */
+  | 'pulling'
   | 'starting'
   | 'running'
   | 'stopped'
@@ -9,6 +12,9 @@ export type ContainerStatus =
   | 'failed'
   | 'not_found'
   | 'deleted';
+
+/** A purchase the node is still provisioning: no Docker container to report yet (or not ours to settle). */
+export const PROVISIONING: ContainerStatus[] = ['creating', 'pulling'];
 
 export interface PortMapping {
   name: string;
@@ -38,6 +44,8 @@ export interface ContainerRow {
   start_error: string | null;
   /** Jupyter as the node last reported it (running, starting, absent, image; '' = unknown). */
   jupyter: string;
+  /** While pulling: how much of the image the node has, 0-100. */
+  pull_progress: number | null;
   /** GPU ids Docker's container has now (after a stop they may no longer be allocated). */
   gpu_devices: string[];
   no_gpu: boolean;
@@ -126,6 +134,7 @@ export class ContainersRepository {
       | 'total_cost_fen'
       | 'start_error'
       | 'jupyter'
+      | 'pull_progress'
       | 'no_gpu'
       | 'pending_mounts'
     >,
@@ -265,10 +274,38 @@ export class ContainersRepository {
   }
 
   /** Live containers of a node (for reconciling with what the agent reports). */
+  /** The pull's progress, while the container is still pulling. */
+  async setPullProgress(id: string, percent: number): Promise<void> {
+    await this.knex('containers').where({ id, status: 'pulling' }).update({ pull_progress: percent });
+  }
+
+  /** Moves a provisioning container on; false when it is no longer in `from` (destroyed). */
+  async moveStatus(id: string, from: ContainerStatus, to: ContainerStatus): Promise<boolean> {
+    const n = await this.knex('containers')
+      .where({ id, status: from })
+      .update({ status: to, pull_progress: null, status_changed_at: new Date() });
+    return n > 0;
+  }
+
+  /** Ends provisioning with what the node did; false when the container left it (destroyed). */
+  async settleProvisioning(
+    id: string,
+    values: Partial<
+      Pick<ContainerRow, 'status' | 'started_at' | 'start_error' | 'jupyter' | 'pull_progress'>
+    >,
+    trx?: Knex.Transaction,
+  ): Promise<boolean> {
+    const n = await (trx ?? this.knex)('containers')
+      .where({ id })
+      .whereIn('status', PROVISIONING)
+      .update({ ...values, pull_progress: null, status_changed_at: new Date() });
+    return n > 0;
+  }
+
   async liveOnNode(nodeId: number): Promise<Pick<ContainerRow, 'id' | 'status'>[]> {
     return this.knex('containers')
       .where({ node_id: nodeId })
-      .whereNotIn('status', ['deleted', 'creating'])
+      .whereNotIn('status', ['deleted', ...PROVISIONING])
       .select('id', 'status');
   }
 }

@@ -52,7 +52,7 @@ export function containerRoutes({
 
   router.get('/containers/:id/status', requireUser, async (ctx) => {
     const view = await containers.get(currentUser(ctx), containerId(ctx.params.id));
-    ctx.body = { status: view.status };
+    ctx.body = { status: view.status, pull_progress: view.pull_progress };
   });
 
   router.get('/containers/:id/metrics', requireUser, async (ctx) => {
@@ -105,7 +105,17 @@ const adminListQuery = z.object({
     .default(20),
   username: z.string().trim().max(64).optional(),
   status: z
-    .enum(['running', 'starting', 'stopped', 'error', 'failed', 'not_found', 'deleted', 'creating'])
+    .enum([
+      'running',
+      'starting',
+      'pulling',
+      'stopped',
+      'error',
+      'failed',
+      'not_found',
+      'deleted',
+      'creating',
+    ])
     .optional(),
 });
 

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { AgentCallError } from '../../agents/agent-client.js';
 import type { AgentPool } from '../../agents/agent-pool.js';
 import type { AuthUser } from '../../framework/auth.js';
-import { notFound, unavailable } from '../../framework/errors.js';
+import { conflict, notFound, unavailable } from '../../framework/errors.js';
 import type { SecretBox } from '../../framework/secret-box.js';
 import type { NodeRow } from '../nodes/repository.js';
 import type { NodesService } from '../nodes/service.js';
@@ -11,7 +11,12 @@ import { authorizedKeys, type UsersService } from '../users/service.js';
 import { agentError } from './agent-errors.js';
 import type { Allocator } from './allocator.js';
 import type { ContainerBilling } from './billing-hooks.js';
-import type { ContainerRecord, ContainerStatus, ContainersRepository } from './repository.js';
+import {
+  type ContainerRecord,
+  type ContainerStatus,
+  type ContainersRepository,
+  PROVISIONING,
+} from './repository.js';
 import { statusFromAgent } from './status.js';
 import { type ContainerView, containerView } from './view.js';
 
@@ -95,6 +100,13 @@ export class ContainersService {
   ): Promise<{ container: ContainerRecord; node: NodeRow }> {
     const container = await this.require(actor, id, opts);
     if (container.status === 'deleted') throw notFound('容器不存在');
+    // Until the node has created it there is nothing to start, stop, change or watch.
+    if (PROVISIONING.includes(container.status)) {
+      throw conflict(
+        container.status === 'pulling' ? '容器正在拉取镜像，请稍候' : '容器正在创建中，请稍候',
+        'CONTAINER_PROVISIONING',
+      );
+    }
     return { container, node: await this.d.nodes.require(container.node_id) };
   }
 
@@ -226,7 +238,7 @@ export class ContainersService {
   ): Promise<void> {
     const c = await this.d.repo.find(containerId);
     if (c && jupyter && c.jupyter !== jupyter) await this.d.repo.update(containerId, { jupyter });
-    if (!c || c.status === 'deleted' || c.status === 'creating' || c.status === status) return;
+    if (!c || c.status === 'deleted' || PROVISIONING.includes(c.status) || c.status === status) return;
     // A container being started is settled by the start call itself.
     if (c.status === 'starting' && status !== 'running') return;
     const stopped = status === 'stopped' || status === 'error' || status === 'not_found';

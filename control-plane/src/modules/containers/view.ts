@@ -36,6 +36,8 @@ export interface ContainerView {
    * console says so instead of a dead link), image (its own command runs it); '' = not known yet.
    */
   jupyter: string;
+  /** 拉取镜像中: how much of the image the node has, 0-100 (status pulling); null otherwise. */
+  pull_progress: number | null;
   /** Running without GPUs (无卡模式), at the no-GPU price. */
   no_gpu: boolean;
   no_gpu_price: number;
@@ -52,7 +54,9 @@ export function containerView(c: ContainerRecord, secrets: SecretBox): Container
     container_id: c.id,
     name: c.name,
     username: c.username,
-    status: c.status,
+    // A purchase the node creates and starts is 启动中 to its owner.
+    status: c.status === 'creating' ? 'starting' : c.status,
+    pull_progress: c.status === 'pulling' ? (c.pull_progress ?? 0) : null,
     image_name: c.image,
     create_time: c.created_at.toISOString(),
     start_time: iso(c.started_at),

@@ -56,13 +56,14 @@ describe('the MCP container API', { timeout: 120_000 }, () => {
     const { api, session } = await keyHolder('mcp_ann');
     const created = await api.request<Created>('POST', '/api/mcp/containers', createBody({ gpu_count: 2 }));
     expect(created.status, JSON.stringify(created.body)).toBe(201);
-    const c = created.body;
+    // The answer comes before the node has pulled and started it (MCP status creating).
+    expect(created.body).toMatchObject({ status: 'creating', password_set: true });
+    const c = (await api.request<Created>('GET', `/api/mcp/containers/${created.body.container_id}`)).body;
     expect(c).toMatchObject({
       name: 'mcp-box',
       image_name: UBUNTU_IMAGE,
       gpu_count: 2,
       status: 'running',
-      password_set: true,
       ssh_server: '127.0.0.1',
       price: market.pricePerGpuHour,
     });

@@ -111,13 +111,22 @@ describe('the MCP server at /api/mcp/server', { timeout: 120_000 }, () => {
       gpu_count: 3,
       password: 'Tool-pass-42',
     });
+    // The tool answers once the container is bought; the assistant follows it with get_container.
     expect(created).toMatchObject({
       name: 'assistant-box',
       gpu_count: 3,
-      status: 'running',
+      status: 'creating',
       password_set: true,
     });
     const id = created.container_id;
+    await expect
+      .poll(
+        async () => (await call<McpContainerView>(client, 'get_container', { container_id: id })).status,
+        {
+          timeout: 60_000,
+        },
+      )
+      .toBe('running');
     const afterCreate = await call<{ items: McpServerOffer[] }>(client, 'list_servers');
     expect(afterCreate.items.find((s) => s.product_id === market.productId)?.gpu_available).toBe(5);
 

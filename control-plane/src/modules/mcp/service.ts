@@ -1,6 +1,6 @@
 import type { AgentPool } from '../../agents/agent-pool.js';
 import type { AuthUser } from '../../framework/auth.js';
-import { AppError, badRequest } from '../../framework/errors.js';
+import { badRequest } from '../../framework/errors.js';
 import { fenToYuan, yuanToFen } from '../../framework/money.js';
 import { parse } from '../../framework/validate.js';
 import type { CatalogueService } from '../catalogue/service.js';
@@ -108,24 +108,12 @@ export class McpService {
       duration: 1,
       total_price: fenToYuan(total),
     });
-    const bought = await this.d.purchases.purchase(user, input.product_id, purchase);
-    let passwordError: string | undefined;
-    if (bought.started) {
-      try {
-        await this.d.containerConfig.resetPassword(user, bought.container_id, input.password);
-      } catch (err) {
-        if (!(err instanceof AppError)) throw err;
-        passwordError = err.detail;
-      }
-    } else {
-      passwordError = '容器未能启动，密码未设置';
-    }
+    // The password is the container's from the start: set by the node as it starts it.
+    const bought = await this.d.purchases.purchase(user, input.product_id, purchase, {
+      rootPassword: input.password,
+    });
     const view = await this.get(user, bought.container_id);
-    return {
-      ...view,
-      password_set: passwordError === undefined,
-      ...(passwordError ? { password_error: passwordError } : {}),
-    };
+    return { ...view, password_set: true };
   }
 
   async start(user: AuthUser, id: string, noGpu = false): Promise<McpContainerView> {

@@ -27,6 +27,8 @@ export interface McpContainerView {
   total_cost: number;
   no_gpu: boolean;
   start_error: string | null;
+  /** While the node pulls the image: 0-100 (platform_status pulling); null otherwise. */
+  pull_progress: number | null;
 }
 
 /** The platform's statuses folded into the five of the MCP dashboard. */
@@ -37,6 +39,7 @@ export function mcpStatus(status: string): McpStatus {
     case 'stopped':
       return 'stopped';
     case 'creating':
+    case 'pulling':
     case 'starting':
       return 'creating';
     case 'deleted':
@@ -57,6 +60,7 @@ export function mcpContainerView(c: ContainerView, imageName: (image: string) =>
     gpu_type: c.gpu_type,
     status: mcpStatus(c.status),
     platform_status: c.status,
+    pull_progress: c.pull_progress,
     created_at: c.create_time,
     started_at: c.start_time,
     stopped_at: c.stopped_time,

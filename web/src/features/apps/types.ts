@@ -37,8 +37,8 @@ export interface DeployPayload {
 
 export interface DeployAnswer {
   container_id: string;
-  started: boolean;
-  start_error?: string | null;
+  /** `creating`: the node pulls, creates and starts it after the answer (see 我的容器). */
+  status: string;
   product_id?: EntityId;
   total_price?: number;
 }

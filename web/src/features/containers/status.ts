@@ -11,6 +11,7 @@ export interface StatusDisplay {
 const STATUS_DISPLAY: Record<ContainerStatus, StatusDisplay> = {
   running: { label: '运行中', color: 'success' },
   starting: { label: '启动中', color: 'warning' },
+  pulling: { label: '拉取镜像中', color: 'warning' },
   stopped: { label: '已停止', color: 'default' },
   error: { label: '错误', color: 'error' },
   failed: { label: '失败', color: 'default' },
@@ -22,8 +23,13 @@ function isContainerStatus(status: string): status is ContainerStatus {
   return Object.hasOwn(STATUS_DISPLAY, status);
 }
 
-export function statusDisplay(status: string): StatusDisplay {
-  return isContainerStatus(status) ? STATUS_DISPLAY[status] : { label: status || '未知', color: 'default' };
+/** The tag of a status; 拉取镜像中 carries the pull's percentage when known. */
+export function statusDisplay(status: string, pullProgress?: number | null): StatusDisplay {
+  if (!isContainerStatus(status)) return { label: status || '未知', color: 'default' };
+  const display = STATUS_DISPLAY[status];
+  return status === 'pulling' && typeof pullProgress === 'number'
+    ? { ...display, label: `${display.label} ${pullProgress}%` }
+    : display;
 }
 
 export type ContainerAction = 'start' | 'stop' | 'destroy';
@@ -39,6 +45,9 @@ export function containerActions(status: string): ContainerAction[] {
     case 'failed':
     case 'not_found':
       return ['start', 'destroy'];
+    case 'pulling':
+      // Nothing to start or stop until the node has created it.
+      return ['destroy'];
     case 'deleted':
       return [];
     default:
@@ -49,7 +58,7 @@ export function containerActions(status: string): ContainerAction[] {
 
 export const STATUS_POLL_INTERVAL_MS = 5000;
 
-/** Poll every 5 s while any container is starting; stop once none is. */
+/** Poll every 5 s while any container is pulling its image or starting; stop once none is. */
 export function pollInterval(statuses: readonly string[]): number | false {
-  return statuses.includes('starting') ? STATUS_POLL_INTERVAL_MS : false;
+  return statuses.some((s) => s === 'starting' || s === 'pulling') ? STATUS_POLL_INTERVAL_MS : false;
 }

@@ -1,6 +1,8 @@
 export type ContainerStatus =
   | 'running'
   | 'starting'
+  /** Bought; the node pulls the image (pull_progress %). */
+  | 'pulling'
   | 'stopped'
   | 'error'
   | 'failed'
@@ -43,6 +45,8 @@ export interface Container {
   ports?: ContainerPort[];
   mounts?: { source: string; target: string }[];
   start_error?: string | null;
+  /** While pulling: how much of the image the node has, 0-100. */
+  pull_progress?: number | null;
   /** Jupyter on port 8888 as the node reported it: running, starting, absent (not in the image), image. */
   jupyter?: string;
   /** Started without GPUs (无卡模式), billed at the no-GPU price. */

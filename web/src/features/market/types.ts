@@ -76,6 +76,6 @@ export interface PurchasePayload {
 
 export interface PurchaseAnswer {
   container_id: string;
-  started: boolean;
-  start_error?: string | null;
+  /** `creating`: the node pulls, creates and starts it after the answer (see 我的容器). */
+  status: string;
 }

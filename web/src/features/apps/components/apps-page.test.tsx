@@ -139,7 +139,7 @@ describe('details and the deploy drawer', { timeout: 60_000 }, () => {
     const { requests } = catalogue({
       'POST /api/apps/deploy': () => ({
         status: 201,
-        body: { container_id: 'c-new', started: true, product_id: 1, total_price: 3.98 },
+        body: { container_id: 'c-new', status: 'creating', product_id: 1, total_price: 3.98 },
       }),
       'GET /api/containers': () => ({ body: { items: [], total: 0 } }),
     });
@@ -156,7 +156,7 @@ describe('details and the deploy drawer', { timeout: 60_000 }, () => {
     fireEvent.click(getButton(document.body, '部署'));
 
     await waitFor(() => expect(router.state.location.pathname).toBe('/user/containers'));
-    expect(await screen.findByText('容器创建并启动成功')).toBeTruthy();
+    expect(await screen.findByText('实例已创建，正在拉取镜像并启动，进度见我的容器')).toBeTruthy();
     const deploy = requests.find((r) => r.method === 'POST' && r.path === '/api/apps/deploy');
     expect(deploy?.headers['Idempotency-Key']).toMatch(/^[0-9a-f-]{36}$/);
     expect(deploy?.body).toEqual({
@@ -168,13 +168,13 @@ describe('details and the deploy drawer', { timeout: 60_000 }, () => {
     });
   });
 
-  it('a refusal says 创建失败 with the server detail; a created-but-stopped one warns', async () => {
+  it('a refusal says 创建失败 with the server detail; an accepted one says it is being created', async () => {
     let refuse = true;
     catalogue({
       'POST /api/apps/deploy': () =>
         refuse
           ? { status: 409, body: { detail: '暂无满足条件的服务器，请更换 GPU 型号或减少数量' } }
-          : { status: 201, body: { container_id: 'c-new', started: false, start_error: 'boom' } },
+          : { status: 201, body: { container_id: 'c-new', status: 'creating' } },
       'GET /api/containers': () => ({ body: { items: [], total: 0 } }),
     });
     const { router } = renderRoutes(routes, '/apps');
@@ -183,7 +183,7 @@ describe('details and the deploy drawer', { timeout: 60_000 }, () => {
     expect(await screen.findByText('创建失败：暂无满足条件的服务器，请更换 GPU 型号或减少数量')).toBeTruthy();
     refuse = false;
     fireEvent.click(getButton(document.body, '部署'));
-    expect(await screen.findByText('容器已创建，但启动失败，请稍后在容器列表中手动启动')).toBeTruthy();
+    expect(await screen.findByText('实例已创建，正在拉取镜像并启动，进度见我的容器')).toBeTruthy();
     await waitFor(() => expect(router.state.location.pathname).toBe('/user/containers'));
   });
 });

@@ -5,7 +5,7 @@ import { useNavigate } from 'react-router-dom';
 import { ApiError, withServerDetail } from '../../../lib/api-client';
 import { ruleFrom } from '../../../lib/form-rules';
 import { randomId } from '../../../lib/uuid';
-import { MSG_NOT_STARTED, MSG_STARTED } from '../../market/components/purchase-dialog';
+import { MSG_CREATED } from '../../market/components/purchase-dialog';
 import { defaultInstanceName } from '../../market/purchase';
 import { useDeployApp } from '../api/deploy-app';
 import {
@@ -38,9 +38,8 @@ export function DeployDrawer({ image, onClose }: { image: AppImage; onClose: () 
     deploy.mutate(
       { payload: buildDeployPayload(image.id, values), idempotencyKey },
       {
-        onSuccess: (answer) => {
-          if (answer.started) message.success(MSG_STARTED);
-          else message.warning(MSG_NOT_STARTED);
+        onSuccess: () => {
+          message.success(MSG_CREATED);
           onClose();
           navigate('/user/containers');
         },

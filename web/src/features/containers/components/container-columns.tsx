@@ -22,13 +22,19 @@ export function containerColumns(onOpenPanel: (container: Container, panel: Cont
       header: '状态',
       cell: (info) => (
         <Space size={4}>
-          <ContainerStatusTag status={info.getValue()} />
+          <ContainerStatusTag status={info.getValue()} pullProgress={info.row.original.pull_progress} />
           {info.row.original.node_status === 'offline' ? <Tag color="error">节点离线</Tag> : null}
           {info.row.original.no_gpu ? <Tag color="orange">无卡模式</Tag> : null}
           {info.row.original.pending_mounts ? (
             <Tooltip title="挂载点已修改，下次启动后生效">
               <Tag color="gold">待重启生效</Tag>
             </Tooltip>
+          ) : null}
+          {['failed', 'error'].includes(info.getValue()) && info.row.original.start_error ? (
+            // Why it failed (a pull that failed, a start that did not come up): the user's next step.
+            <Typography.Text type="danger" style={{ fontSize: 12 }}>
+              {info.row.original.start_error}
+            </Typography.Text>
           ) : null}
         </Space>
       ),

@@ -84,6 +84,39 @@ describe('my containers', () => {
     expect(within(stopped).queryByText('http://gpu1.example.com:10002')).toBeNull();
   });
 
+  it('a container whose image is being pulled shows 拉取镜像中 with the percentage, and only 销毁', async () => {
+    fakeServer({
+      'GET /api/containers': () => ({
+        body: {
+          items: [{ ...base, container_id: 'c-pull', status: 'pulling', pull_progress: 42 }],
+          total: 1,
+        },
+      }),
+    });
+    renderRoutes(routes, '/user/containers');
+    const row = await screen.findByTestId('container-row-c-pull');
+    expect(within(row).getByText('拉取镜像中 42%')).toBeTruthy();
+    expect(getButton(row, '销毁')).toBeTruthy();
+    expect(findButtons(row, '启动')).toHaveLength(0);
+    expect(findButtons(row, '停止')).toHaveLength(0);
+  });
+
+  it('a container whose pull failed shows 失败 with the reason', async () => {
+    const reason = '镜像拉取失败 (pull image pytorch/pytorch:9: manifest unknown)';
+    fakeServer({
+      'GET /api/containers': () => ({
+        body: {
+          items: [{ ...base, container_id: 'c-fail', status: 'failed', start_error: reason }],
+          total: 1,
+        },
+      }),
+    });
+    renderRoutes(routes, '/user/containers');
+    const row = await screen.findByTestId('container-row-c-fail');
+    expect(within(row).getByText('失败')).toBeTruthy();
+    expect(within(row).getByText(reason)).toBeTruthy();
+  });
+
   it('stop asks for confirmation, then calls the API', async () => {
     const { requests } = fakeServer({
       'GET /api/containers': () => ({ body: { items: containers, total: 2 } }),

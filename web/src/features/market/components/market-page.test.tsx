@@ -68,7 +68,7 @@ async function openPurchase() {
 
 describe('light-instance market', () => {
   it('lists servers with the default filters and a 模拟 GPU tag', async () => {
-    const { requests } = marketServer({ body: { container_id: 'c1', started: true } });
+    const { requests } = marketServer({ body: { container_id: 'c1', status: 'creating' } });
     renderRoutes(routes, '/market');
     await screen.findByTestId('buy-1');
     expect(screen.getAllByText('模拟 GPU').length).toBeGreaterThan(0);
@@ -78,7 +78,7 @@ describe('light-instance market', () => {
   });
 
   it('buys an hourly instance: terms first, occupied ports refused, then the documented payload', async () => {
-    const { requests } = marketServer({ body: { container_id: 'c1', started: true } });
+    const { requests } = marketServer({ body: { container_id: 'c1', status: 'creating' } });
     const { router } = renderRoutes(routes, '/market?framework=PyTorch&version=2.1');
     await openPurchase();
 
@@ -107,7 +107,7 @@ describe('light-instance market', () => {
     fireEvent.click(getButton(document.body, '确认创建'));
 
     await waitFor(() => expect(router.state.location.pathname).toBe('/user/containers'));
-    expect(await screen.findByText('容器创建并启动成功')).toBeTruthy();
+    expect(await screen.findByText('实例已创建，正在拉取镜像并启动，进度见我的容器')).toBeTruthy();
     const purchase = requests.find((r) => r.method === 'POST' && r.path === '/api/cloud-products/1/purchase');
     expect(purchase?.headers['Idempotency-Key']).toMatch(/^[0-9a-f-]{36}$/);
     expect(purchase?.body).toMatchObject({
@@ -142,14 +142,14 @@ describe('light-instance market', () => {
     expect(first?.headers['Idempotency-Key']).not.toBe(second?.headers['Idempotency-Key']);
   });
 
-  it('a container that was created but did not start is reported as such', async () => {
-    marketServer({ body: { container_id: 'c1', started: false, start_error: 'boom' } });
+  it('a purchase says the instance is being created and goes to 我的容器 to follow it', async () => {
+    marketServer({ body: { container_id: 'c1', status: 'creating' } });
     const { router } = renderRoutes(routes, '/market?framework=PyTorch&version=2.1');
     await openPurchase();
     fireEvent.click(screen.getByText('我已阅读并同意服务条款'));
     await waitFor(() => expect(getButton(document.body, '确认创建').disabled).toBe(false));
     fireEvent.click(getButton(document.body, '确认创建'));
-    expect(await screen.findByText('容器已创建，但启动失败，请稍后在容器列表中手动启动')).toBeTruthy();
+    expect(await screen.findByText('实例已创建，正在拉取镜像并启动，进度见我的容器')).toBeTruthy();
     await waitFor(() => expect(router.state.location.pathname).toBe('/user/containers'));
   });
 });

@@ -37,8 +37,8 @@ export interface PurchaseDialogProps {
   onClose: () => void;
 }
 
-export const MSG_STARTED = '容器创建并启动成功';
-export const MSG_NOT_STARTED = '容器已创建，但启动失败，请稍后在容器列表中手动启动';
+/** The purchase answers once it is paid; the node then pulls the image and starts the container. */
+export const MSG_CREATED = '实例已创建，正在拉取镜像并启动，进度见我的容器';
 
 /** 创建实例: mounted once per opening, so each opening carries its own Idempotency-Key. */
 export function PurchaseDialog({ product, billingType, preset, onClose }: PurchaseDialogProps) {
@@ -62,9 +62,8 @@ export function PurchaseDialog({ product, billingType, preset, onClose }: Purcha
     purchase.mutate(
       { productId: product.id, payload, idempotencyKey },
       {
-        onSuccess: (answer) => {
-          if (answer.started) message.success(MSG_STARTED);
-          else message.warning(MSG_NOT_STARTED);
+        onSuccess: () => {
+          message.success(MSG_CREATED);
           onClose();
           navigate('/user/containers');
         },

@@ -28,7 +28,7 @@ const columns = [
     header: '状态',
     cell: ({ row }) => (
       <Space size={4} wrap>
-        <ContainerStatusTag status={row.original.status} />
+        <ContainerStatusTag status={row.original.status} pullProgress={row.original.pull_progress} />
         {row.original.no_gpu ? <Tag color="orange">无卡模式</Tag> : null}
       </Space>
     ),

@@ -12,6 +12,7 @@ import { AdminContainerTable } from './admin-container-table';
 const STATUSES: ContainerStatus[] = [
   'running',
   'starting',
+  'pulling',
   'stopped',
   'error',
   'failed',
