@@ -187,11 +187,6 @@ export class ContainersRepository {
     return updated > 0;
   }
 
-  /** Deletes the row and (by cascade) its allocations: a purchase the agent could not create. */
-  async deleteRow(id: string): Promise<void> {
-    await this.knex('containers').where({ id }).delete();
-  }
-
   async releaseGpus(id: string, trx?: Knex.Transaction): Promise<void> {
     await (trx ?? this.knex)('gpu_allocations').where({ container_id: id }).delete();
   }
