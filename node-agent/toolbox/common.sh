@@ -2,19 +2,24 @@
 log() { echo "[gpucloud] $*"; }
 
 # mkdir is atomic: the agent's access calls and the init's account set-up never interleave
-# their edits of /etc/passwd and /etc/shadow.
+# their edits of /etc/passwd and /etc/shadow. The lock lives on the container's /dev/shm, a
+# tmpfs made anew at every start, so a container stopped while holding it never finds it stale.
 with_lock() {
-  lock=/etc/.gpucloud.lock
+  lock=/dev/shm/.gpucloud.lock
+  [ -d /dev/shm ] && [ -w /dev/shm ] || lock=/tmp/.gpucloud.lock
   tries=0
   until $BB mkdir "$lock" 2>/dev/null; do
     tries=$((tries + 1))
-    # A lock older than this start (the container was killed while holding it) is stale.
-    [ "$tries" -gt 100 ] && $BB rmdir "$lock" 2>/dev/null
+    # A holder is done within a second; after 10 s it is gone (killed), and so is its claim.
+    [ "$tries" -gt 200 ] && $BB rmdir "$lock" 2>/dev/null
     $BB sleep 0.05
   done
+  # A step that fails under `set -e` (access.sh) ends the script: the claim goes with it.
+  trap '$BB rmdir "$lock" 2>/dev/null' EXIT
   "$@"
   rc=$?
-  $BB rmdir "$lock"
+  $BB rmdir "$lock" 2>/dev/null
+  trap - EXIT
   return $rc
 }
 

@@ -11,8 +11,6 @@ RUN=/run/gpucloud
 . $T/lib/common.sh
 
 log "容器 $($BB hostname) 启动 (gpucloud init)"
-# A lock left by a container stopped in the middle of an access change (common.sh: with_lock).
-$BB rmdir /etc/.gpucloud.lock 2>/dev/null
 $BB mkdir -p "$RUN" 2>/dev/null || { RUN=/tmp/gpucloud && $BB mkdir -p "$RUN"; }
 $BB rm -f "$RUN"/*.pid "$RUN"/*.supervisor "$RUN"/*.state
 
