@@ -58,19 +58,20 @@ describe('money in the console', () => {
   it('tops up through the sandbox QR page, and the billing records show it', async () => {
     const { page, context } = await signedIn('e2e_money');
     await page.goto(`${platform.url}/user/balance`);
-    await expect.poll(() => balanceText(page)).toContain('20');
+    await expect.poll(() => balanceText(page), { timeout: 15_000 }).toContain('20');
     await topUp(page, context, '88.5');
     await expect.poll(() => balanceText(page), { timeout: 10_000 }).toContain('108.50');
     await page.getByTestId('available-coupons').getByText('0 张').waitFor();
 
     await page.goto(`${platform.url}/user/billing-records`);
     const rows = page.locator('[data-testid^="record-row-"]');
-    await expect.poll(() => rows.count()).toBe(2);
+    // expect.poll gives up after 1 s by default: a page loading on a busy machine takes longer.
+    await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(2);
     await expect(rows.first().textContent()).resolves.toContain('+¥88.50');
     await expect(rows.first().textContent()).resolves.toContain('微信支付');
     await page.getByLabel('类型').first().click();
     await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: '消费' }).click();
-    await expect.poll(() => rows.count()).toBe(0);
+    await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(0);
     await context.close();
   });
 
