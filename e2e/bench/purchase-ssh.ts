@@ -41,12 +41,12 @@ import { promisify } from 'node:util';
 import type { Config } from '@gpucloud/control-plane/config';
 import { type RunningControlPlane, startControlPlane } from '@gpucloud/control-plane/platform';
 import { type RunningAgent, startAgent } from '@gpucloud/node-agent';
-import knexFactory from 'knex';
 import { Client } from 'ssh2';
 import { ensureDockerEngine, removeStaleTestContainers } from '../../scripts/lib/docker-engine.mjs';
 import { ensurePostgres } from '../../scripts/lib/postgres.mjs';
 import { ensureTestImages } from '../../scripts/lib/test-images.mjs';
 import { testToolboxDir } from '../../scripts/lib/test-services.mjs';
+import { createDatabase } from '../test/databases.js';
 import { sshExec } from '../test/ssh.js';
 
 const DATA_DIR = fileURLToPath(new URL('../../.data', import.meta.url));
@@ -118,19 +118,6 @@ interface Bench {
   close(): Promise<void>;
 }
 
-async function createDatabase(base: string): Promise<string> {
-  const name = `bench_${randomBytes(6).toString('hex')}`;
-  const admin = knexFactory({ client: 'pg', connection: base, pool: { min: 0, max: 1 } });
-  try {
-    await admin.raw(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.destroy();
-  }
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
 async function startBench(): Promise<Bench> {
   const closers: (() => Promise<void>)[] = [];
   const close = async () => {
@@ -185,7 +172,7 @@ async function startBench(): Promise<Bench> {
     const config: Config = {
       port: 0,
       host: '127.0.0.1',
-      databaseUrl: await createDatabase(pg.url),
+      databaseUrl: await createDatabase(pg.url, 'bench'),
       secretKey: randomBytes(32),
       adminUsername: ADMIN.username,
       adminPassword: ADMIN.password,

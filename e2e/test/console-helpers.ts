@@ -107,7 +107,10 @@ export async function buyBaseInstance(
   }
   // The client waited until the node provisioned it (test-harness): it must be running now.
   const id = purchase.body.container_id;
-  const view = await api.request<{ status: string; start_error: string | null }>('GET', `/api/containers/${id}`);
+  const view = await api.request<{ status: string; start_error: string | null }>(
+    'GET',
+    `/api/containers/${id}`,
+  );
   if (view.body.status !== 'running') {
     throw new Error(`container ${id} is ${view.body.status}: ${view.body.start_error ?? ''}`);
   }

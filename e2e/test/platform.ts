@@ -7,9 +7,9 @@ import type { Config } from '@gpucloud/control-plane/config';
 import { type RunningControlPlane, startControlPlane } from '@gpucloud/control-plane/platform';
 import { ADMIN } from '@gpucloud/control-plane/test-harness';
 import { startAgent } from '@gpucloud/node-agent';
-import knexFactory from 'knex';
 import { type Browser, chromium } from 'playwright-core';
 import { inject } from 'vitest';
+import { createDatabase } from './databases.js';
 import { watchBrowser } from './page-watch.js';
 
 export const WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -20,20 +20,6 @@ export interface Platform {
   cp: RunningControlPlane;
   url: string;
   close(): Promise<void>;
-}
-
-async function createDatabase(): Promise<string> {
-  const base = inject('databaseUrl');
-  const name = `e2e_${randomBytes(6).toString('hex')}`;
-  const admin = knexFactory({ client: 'pg', connection: base, pool: { min: 0, max: 1 } });
-  try {
-    await admin.raw(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.destroy();
-  }
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return url.toString();
 }
 
 /**
@@ -67,7 +53,7 @@ export async function startPlatform(options: { console?: boolean } = {}): Promis
   const config: Config = {
     port: 0,
     host: '127.0.0.1',
-    databaseUrl: await createDatabase(),
+    databaseUrl: await createDatabase(inject('databaseUrl'), 'e2e'),
     secretKey: randomBytes(32),
     adminUsername: ADMIN.username,
     adminPassword: ADMIN.password,
