@@ -113,6 +113,8 @@ launch(
     path.join(DATA_DIR, 'volumes'),
     '--toolbox-dir',
     toolboxDir,
+    '--state-dir',
+    path.join(DATA_DIR, 'agent'),
     ...(simulate ? ['--simulate-gpus', process.env.SIMULATE_GPUS ?? '8xRTX4090'] : []),
   ],
   {

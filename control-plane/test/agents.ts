@@ -51,6 +51,7 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
     publicHost: '127.0.0.1',
     portRange: `${portStart}-${portStart + 199}`,
     volumeRoot,
+    stateDir: mkdtempSync(path.join(os.tmpdir(), 'gpucloud-state-')),
     nodeName: `test-${token.slice(0, 6)}`,
     heartbeatIntervalMs: 500,
     ...(options.reconcileIntervalMs ? { reconcileIntervalMs: options.reconcileIntervalMs } : {}),

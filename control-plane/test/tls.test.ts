@@ -99,6 +99,7 @@ beforeAll(async () => {
     dockerHost: inject('dockerHost'),
     toolboxDir: inject('toolboxDir'),
     volumeRoot: mkdtempSync(path.join(os.tmpdir(), 'gpucloud-tls-vol-')),
+    stateDir: mkdtempSync(path.join(os.tmpdir(), 'gpucloud-tls-state-')),
     tls: {
       certFile: path.join(pki.dir, 'agent.crt'),
       keyFile: path.join(pki.dir, 'agent.key'),

@@ -12,9 +12,10 @@
  * control plane), with the Debian test image (gpucloud-test/debian-bash:local: a Debian rootfs,
  * CMD bash, no sshd) in the catalogue as a framework version with ports {ssh: 22}.
  *
- *   ours      a user's POST /api/cloud-products/{id}/purchase (1 GPU, hourly) until the
- *             container's published SSH port sends its banner line ("SSH-2.0-…"); the port comes
- *             from GET /api/containers/{id}. DELETE /api/containers/{id} after each run.
+ *   ours      a user's POST /api/cloud-products/{id}/purchase (1 GPU, hourly), then GET
+ *             /api/containers/{id} every 10 ms until it says running (运行中: the platform has
+ *             seen the banner), then until the container's published SSH port sends its banner
+ *             line ("SSH-2.0-…") to a new connection. DELETE /api/containers/{id} after each run.
  *   baseline  `docker run -d -p 127.0.0.1:<free port>:22 -v <toolbox>:/.gpucloud:ro <image>
  *             sh -c 'mkdir -p /etc/dropbear && exec /.gpucloud/bin/dropbear -F -R -p 22'`
  *             with the docker CLI, until the same banner; `docker rm -f` after each run. The
@@ -154,6 +155,7 @@ async function startBench(): Promise<Bench> {
         publicHost: '127.0.0.1',
         portRange: AGENT_PORT_RANGE,
         volumeRoot: mkdtempSync(path.join(os.tmpdir(), 'gpucloud-bench-volumes-')),
+        stateDir: mkdtempSync(path.join(os.tmpdir(), 'gpucloud-bench-state-')),
         // A test- name: containers an interrupted run leaves are removed by a later test run.
         nodeName: `test-bench-${token.slice(0, 6)}`,
         heartbeatIntervalMs: 1000,
@@ -346,9 +348,11 @@ async function measureOurs(user: Api, p: Purchase, name: string, check: boolean)
   const id = bought.container_id;
   try {
     if (bought.start_error) throw new Error(`container ${id} did not start: ${bought.start_error}`);
+    // As a user does: wait for 运行中, then connect (polling the port earlier makes the kernel
+    // hold the first SYNs to the not yet started container for a neighbour lookup, ~0.5 s).
     let container = await user.call<ContainerView>('GET', `/api/containers/${id}`);
-    while (container.ssh_port === null) {
-      if (['error', 'failed', 'deleted'].includes(container.status)) {
+    while (container.status !== 'running' || container.ssh_port === null) {
+      if (['error', 'failed', 'deleted', 'stopped'].includes(container.status)) {
         throw new Error(`container ${id} is ${container.status}`);
       }
       await sleep(POLL_MS);

@@ -46,6 +46,7 @@ export async function startPlatform(options: { console?: boolean } = {}): Promis
     publicHost: '127.0.0.1',
     portRange: `${rangeStart}-${rangeStart + 499}`,
     volumeRoot: mkdtempSync(path.join(os.tmpdir(), 'gpucloud-e2e-volumes-')),
+    stateDir: mkdtempSync(path.join(os.tmpdir(), 'gpucloud-e2e-state-')),
     // A test- name: containers an interrupted run leaves are cleaned by the next (not npm start's).
     nodeName: `test-e2e-${token.slice(0, 6)}`,
     heartbeatIntervalMs: 1000,

@@ -1,10 +1,13 @@
 // Builds the agent's object graph and serves it over gRPC. The only place where the pieces
 // meet; nothing is created at import time.
 import { readFileSync } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { agentServiceDefinition, type NodeAgentHandlers } from '@gpucloud/proto';
 import * as grpc from '@grpc/grpc-js';
 import { type AgentConfig, type AgentOptions, resolveConfig } from './config.js';
 import { ContainerService } from './containers/container-service.js';
+import { StagedAccess } from './containers/staged-access.js';
 import { resolveToolbox } from './containers/toolbox.js';
 import type { OpenDockerStreams } from './docker/container-client.js';
 import { DockerodeContainerClient } from './docker/dockerode-container-client.js';
@@ -14,6 +17,7 @@ import { NvidiaSmiProbe } from './gpu/nvidia-smi-probe.js';
 import { SimulatedGpuProbe } from './gpu/simulated-gpu-probe.js';
 import { HostFacts } from './host/host-facts.js';
 import { collectHostInfo } from './host/host-info.js';
+import { ImageInventoryReader } from './images/image-inventory.js';
 import { ephemeralOverlapWarning, ephemeralPortRange } from './ports/ephemeral-range.js';
 import { OccupiedPorts } from './ports/occupied-ports.js';
 import { Reconciler } from './reconcile/reconciler.js';
@@ -87,11 +91,15 @@ export async function startAgent(options: AgentOptions, runtime: AgentRuntime = 
   if (overlap) log(overlap);
   const occupiedPorts = new OccupiedPorts(client);
   const engineSocket = dockerConnection(config.dockerHost).options.socketPath;
+  // Root-only: the staged access holds password hashes until a start is over.
+  const stagedRoot = path.join(config.stateDir, 'access');
+  await fs.mkdir(stagedRoot, { recursive: true, mode: 0o700 });
   containers = new ContainerService({
     client,
     volumes,
     gpus,
     occupiedPorts: () => occupiedPorts.list(),
+    staged: new StagedAccess(stagedRoot),
     settings: {
       bindAddress: config.bindAddress,
       nodeName: config.nodeName,
@@ -114,6 +122,7 @@ export async function startAgent(options: AgentOptions, runtime: AgentRuntime = 
     containers: service,
     volumes,
     occupiedPorts,
+    images: new ImageInventoryReader(client, service.puller, log),
     hostInfo: () =>
       collectHostInfo({ facts, client, gpus, portRange: config.portRange, publicHost: config.publicHost }),
     watch: { client, gpus, reconciler, log },

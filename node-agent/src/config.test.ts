@@ -22,6 +22,7 @@ describe('agent settings', () => {
       bindAddress: '0.0.0.0',
       portRange: { start: 20000, end: 29999 },
       volumeRoot: '/var/lib/gpucloud/volumes',
+      stateDir: '/var/lib/gpucloud/agent',
       heartbeatIntervalMs: 5000,
       logLimits: { maxSize: '10m', maxFiles: 3 },
     });

@@ -45,6 +45,8 @@ export interface AgentConfig {
   volumeRoot: string;
   /** Folder of the container toolbox (node-agent/toolbox/build.mjs). */
   toolboxDir: string;
+  /** The agent's own files (the access staged for a container's start). */
+  stateDir: string;
   /** How long a create or start waits for a container's SSH server to answer. */
   readyTimeoutMs: number;
   tls?: TlsFiles;
@@ -74,6 +76,7 @@ export interface AgentOptions {
   portRange?: string | PortRange;
   volumeRoot?: string;
   toolboxDir?: string;
+  stateDir?: string;
   readyTimeoutMs?: number;
   tls?: TlsFiles;
   nodeName?: string;
@@ -100,6 +103,7 @@ export const DEFAULTS = {
   portRange: '20000-29999',
   volumeRoot: '/var/lib/gpucloud/volumes',
   toolboxDir: '/var/lib/gpucloud/toolbox',
+  stateDir: '/var/lib/gpucloud/agent',
   readyTimeoutMs: 120_000,
   dockerTimeoutMs: 30_000,
   pullTimeoutMs: 30 * 60_000,
@@ -120,6 +124,7 @@ const SETTINGS = {
   'port-range': 'AGENT_PORT_RANGE',
   'volume-root': 'AGENT_VOLUME_ROOT',
   'toolbox-dir': 'AGENT_TOOLBOX_DIR',
+  'state-dir': 'AGENT_STATE_DIR',
   'tls-cert': 'AGENT_TLS_CERT',
   'tls-key': 'AGENT_TLS_KEY',
   'tls-ca': 'AGENT_TLS_CA',
@@ -145,6 +150,7 @@ Usage: gpucloud-agent --token <token> [options]
   --toolbox-dir <dir>         container toolbox: SSH server, sftp-server, busybox, init
                               (AGENT_TOOLBOX_DIR, default ${DEFAULTS.toolboxDir};
                               built by node node-agent/toolbox/build.mjs <dir>)
+  --state-dir <dir>           the agent's own files (AGENT_STATE_DIR, default ${DEFAULTS.stateDir})
   --tls-cert <file>           server certificate (AGENT_TLS_CERT); insecure without
   --tls-key <file>            server key (AGENT_TLS_KEY)
   --tls-ca <file>             CA that client certificates must chain to (AGENT_TLS_CA)
@@ -229,6 +235,7 @@ export function resolveConfig(options: AgentOptions): AgentConfig {
     portRange,
     volumeRoot: path.resolve(options.volumeRoot ?? DEFAULTS.volumeRoot),
     toolboxDir: path.resolve(options.toolboxDir ?? DEFAULTS.toolboxDir),
+    stateDir: path.resolve(options.stateDir ?? DEFAULTS.stateDir),
     readyTimeoutMs: positive('readyTimeoutMs', options.readyTimeoutMs, DEFAULTS.readyTimeoutMs),
     ...(tls ? { tls } : {}),
     nodeName: options.nodeName ?? hostname,
@@ -333,6 +340,7 @@ export function configFromCli({
   set('portRange', pick('port-range'));
   set('volumeRoot', pick('volume-root'));
   set('toolboxDir', pick('toolbox-dir'));
+  set('stateDir', pick('state-dir'));
   set('nodeName', pick('node-name'));
   set('logMaxSize', pick('log-max-size'));
   set('logMaxFiles', pick('log-max-files'));

@@ -42,6 +42,8 @@ describe('the gpucloud-agent command', () => {
         '2xA100',
         '--volume-root',
         volumeRoot,
+        '--state-dir',
+        await fs.mkdtemp(path.join(os.tmpdir(), 'gpucloud-cli-state-')),
         '--bind-address',
         '127.0.0.1',
       ],

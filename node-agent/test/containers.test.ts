@@ -137,13 +137,16 @@ describe('containers on the real Docker engine', () => {
       expect.objectContaining({ Type: 'bind', Source: source, Target: '/workspace/data' }),
       // The toolbox: our SSH server, sftp-server, busybox and init, read-only.
       expect.objectContaining({ Type: 'bind', Target: '/.gpucloud', ReadOnly: true }),
+      // The agent's folder of what this container's starts stage for the init, read-only.
+      expect.objectContaining({ Type: 'bind', Target: '/.gpucloud/staged', ReadOnly: true }),
     ]);
     // Docker lists a running container's mounts in no fixed order.
-    expect(info.Mounts).toHaveLength(2);
+    expect(info.Mounts).toHaveLength(3);
     expect(info.Mounts).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ Type: 'bind', Source: source, Destination: '/workspace/data', RW: true }),
         expect.objectContaining({ Type: 'bind', Destination: '/.gpucloud', RW: false }),
+        expect.objectContaining({ Type: 'bind', Destination: '/.gpucloud/staged', RW: false }),
       ]),
     );
     // Our init runs the image's own command (the base image's `sh`) as root's child of docker-init.
@@ -181,7 +184,7 @@ describe('containers on the real Docker engine', () => {
     expect(refused.trim()).toBe('done');
   });
 
-  it('sets the root password and writes the SSH keys with the toolbox, no tool of the image', async () => {
+  it('sets the root password and writes the SSH keys before the SSH server starts, no tool of the image', async () => {
     const shadow = (await execIn(t, created.dockerId, 'grep ^root: /etc/shadow')).trim();
     const hash = shadow.split(':')[1] ?? '';
     expect(hash).toMatch(/^\$6\$/);
@@ -192,6 +195,10 @@ describe('containers on the real Docker engine', () => {
     ).trim();
     expect(hash).toBe(expected);
     expect((await execIn(t, created.dockerId, 'cat /root/.ssh/authorized_keys')).trim()).toBe(KEY);
+    // Staged for the init before the start (a hash, never the password), emptied after it.
+    const staged = path.join(t.stateDir, 'access', containerId);
+    expect(await fs.readdir(staged)).toEqual([]);
+    expect((await execIn(t, created.dockerId, 'ls -A /.gpucloud/staged')).trim()).toBe('');
     expect(
       (await execIn(t, created.dockerId, 'stat -c %a /root/.ssh /root/.ssh/authorized_keys'))
         .trim()
@@ -244,6 +251,8 @@ describe('containers on the real Docker engine', () => {
       t.client.removeContainer({ containerId, force: true }, t.md, cb),
     );
     expect(first.removed).toBe(true);
+    // Its staging folder goes with it.
+    await expect(fs.stat(path.join(t.stateDir, 'access', containerId))).rejects.toThrow(/ENOENT/);
     const second = await unaryCall<{ removed: boolean }>((cb) =>
       t.client.removeContainer({ containerId, force: true }, t.md, cb),
     );

@@ -28,6 +28,8 @@ export interface TestAgent {
   md: grpc.Metadata;
   token: string;
   volumeRoot: string;
+  /** The agent's own files (--state-dir): access staged for starts under access/<container id>. */
+  stateDir: string;
   /** Unique per agent; every container a test creates carries it as RUN_LABEL. */
   runId: string;
   docker: Docker;
@@ -59,6 +61,7 @@ export async function startTestAgent(
 ): Promise<TestAgent> {
   const token = randomBytes(16).toString('hex');
   const volumeRoot = await fs.mkdtemp(path.join(os.tmpdir(), 'gpucloud-volumes-'));
+  const stateDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gpucloud-state-'));
   const agent = await startAgent(
     {
       token,
@@ -69,6 +72,7 @@ export async function startTestAgent(
       bindAddress: '127.0.0.1',
       publicHost: '127.0.0.1',
       volumeRoot,
+      stateDir,
       dockerTimeoutMs: 20_000,
       ...overrides,
     },
@@ -83,6 +87,7 @@ export async function startTestAgent(
     md: bearer(token),
     token,
     volumeRoot,
+    stateDir,
     runId,
     docker,
     image: inject('testImage'),
@@ -91,6 +96,7 @@ export async function startTestAgent(
       client.close();
       await agent.close(500);
       await fs.rm(volumeRoot, { recursive: true, force: true });
+      await fs.rm(stateDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,7 +1,11 @@
-import type { PullImageProgress__Output, PullImageRequest } from '@gpucloud/proto';
+import type {
+  ListImagesResponse__Output,
+  PullImageProgress__Output,
+  PullImageRequest,
+} from '@gpucloud/proto';
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createRequest, RUN_LABEL, startTestAgent, type TestAgent, testSpec } from './helpers.js';
+import { createRequest, RUN_LABEL, startTestAgent, type TestAgent, testSpec, unaryCall } from './helpers.js';
 import { type LocalRegistry, startLocalRegistry } from './local-registry.js';
 
 const CREDENTIALS = { username: 'puller', password: 'registry-pass' };
@@ -141,6 +145,26 @@ describe('pulling images from a registry with credentials (Debian docker-registr
     } finally {
       (events as unknown as { destroy(): void }).destroy();
     }
+  });
+
+  it('lists what the node holds: the pulled image with its size, one being pulled, and the disk', async () => {
+    const list = () => unaryCall<ListImagesResponse__Output>((cb) => t.client.listImages({}, t.md, cb));
+    const held = await list();
+    const image = held.images.find((i) => i.tags.includes(ref));
+    expect(image?.imageId).toMatch(/^sha256:/);
+    expect(Number(image?.sizeBytes)).toBeGreaterThan(2_000_000); // the random layer at least
+    expect(held.images.every((i) => i.tags.length > 0)).toBe(true);
+    expect(Number(held.diskTotalBytes)).toBeGreaterThan(Number(held.diskFreeBytes));
+    expect(Number(held.diskFreeBytes)).toBeGreaterThan(0);
+    expect(held.pulling).toEqual([]);
+
+    await t.docker.getImage(ref).remove({ force: true });
+    const pulling = pull(t, { image: ref, auth });
+    await expect.poll(async () => (await list()).pulling, { timeout: 10_000, interval: 20 }).toEqual([ref]);
+    expect((await pulling).error).toBeUndefined();
+    const after = await list();
+    expect(after.pulling).toEqual([]);
+    expect(after.images.some((i) => i.tags.includes(ref))).toBe(true);
   });
 
   it('refuses a malformed image reference', async () => {

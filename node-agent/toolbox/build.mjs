@@ -12,6 +12,8 @@
 //                            ELF interpreter and RPATH point here (patchelf), so they run in a
 //                            musl image or one without any libc, and never load the image's
 //   init, access, lib/common.sh
+//   staged/                  empty: the mount point of a container's staged access (the agent's
+//                            host folder of that container, staged-access.ts)
 //
 // Everything comes from Debian packages installed on this host; nothing is downloaded. The
 // result goes to DEST/<recipe hash>/ and DEST/current points at it: running containers keep
@@ -97,7 +99,7 @@ function recipeHash(busybox) {
 }
 
 function assemble(dir, busybox) {
-  for (const sub of ['bin', 'lib', 'libexec']) mkdirSync(path.join(dir, sub), { recursive: true });
+  for (const sub of ['bin', 'lib', 'libexec', 'staged']) mkdirSync(path.join(dir, sub), { recursive: true });
   copyFileSync(busybox, path.join(dir, 'bin/busybox'));
   chmodSync(path.join(dir, 'bin/busybox'), 0o755);
   symlinkSync('busybox', path.join(dir, 'bin/sh'));

@@ -1,4 +1,8 @@
-# Shared by init.sh and access.sh; sourced, never run. Needs T and BB.
+# Shared by init.sh and access.sh; sourced, never run. Needs T.
+# They run in our busybox's shell, which runs its own applets for names like awk, cat, mkdir
+# (it prefers them to the image's PATH): no tool of the image is needed. The steps before the
+# SSH server starts use shell builtins where they can: every process is milliseconds of a start
+# the user waits for.
 log() { echo "[gpucloud] $*"; }
 
 # mkdir is atomic: the agent's access calls and the init's account set-up never interleave
@@ -8,76 +12,200 @@ with_lock() {
   lock=/dev/shm/.gpucloud.lock
   [ -d /dev/shm ] && [ -w /dev/shm ] || lock=/tmp/.gpucloud.lock
   tries=0
-  until $BB mkdir "$lock" 2>/dev/null; do
+  until mkdir "$lock" 2>/dev/null; do
     tries=$((tries + 1))
     # A holder is done within a second; after 10 s it is gone (killed), and so is its claim.
-    [ "$tries" -gt 200 ] && $BB rmdir "$lock" 2>/dev/null
-    $BB sleep 0.05
+    [ "$tries" -gt 200 ] && rmdir "$lock" 2>/dev/null
+    sleep 0.05
   done
   # A step that fails under `set -e` (access.sh) ends the script: the claim goes with it.
-  trap '$BB rmdir "$lock" 2>/dev/null' EXIT
+  trap 'rmdir "$lock" 2>/dev/null' EXIT
   "$@"
   rc=$?
-  $BB rmdir "$lock" 2>/dev/null
+  rmdir "$lock" 2>/dev/null
   trap - EXIT
   return $rc
 }
 
-# Root's login shell: the image's bash, else its sh, else our busybox sh.
+# Root's login shell in $shell: the image's bash, else its sh, else our busybox sh.
 login_shell() {
   for shell in /bin/bash /usr/bin/bash /bin/sh /usr/bin/sh; do
-    [ -x "$shell" ] && $BB test -f "$($BB readlink -f "$shell")" && {
-      echo "$shell"
-      return
-    }
+    # -f follows symlinks: a dangling /bin/sh (an image without a shell) is skipped.
+    [ -x "$shell" ] && [ -f "$shell" ] && return
   done
-  echo "$T/bin/sh"
+  shell="$T/bin/sh"
 }
 
-# root in /etc/passwd with a login shell and /root, /etc/shadow with a root line, the shell in
-# /etc/shells (Dropbear refuses a shell that is not listed).
+# Sets $line to the first line of file $2 that starts with "$1:" ('' when none).
+find_entry() {
+  line=
+  [ -f "$2" ] || return 1
+  while IFS= read -r line || [ -n "$line" ]; do
+    case $line in "$1":*) return 0 ;; esac
+  done <"$2"
+  line=
+  return 1
+}
+
+# root in /etc/passwd with a login shell and a home, /etc/shadow with a root line, the shell in
+# /etc/shells (Dropbear refuses a shell that is not listed). Sets $home. Rewrites a file only
+# where it lacks what is needed.
 prepare_account() {
-  shell=$(login_shell)
-  $BB mkdir -p /etc /root
-  [ -f /etc/passwd ] || : >/etc/passwd
-  if $BB grep -q '^root:' /etc/passwd; then
-    $BB awk -F: -v OFS=: -v sh="$shell" '$1 == "root" { if ($6 == "") $6 = "/root"; $7 = sh; if ($2 != "x") { $2 = "x" } } { print }' \
-      /etc/passwd >/etc/passwd.gpucloud && $BB cat /etc/passwd.gpucloud >/etc/passwd && $BB rm -f /etc/passwd.gpucloud
+  login_shell
+  [ -d /etc ] || mkdir -p /etc
+  if find_entry root /etc/passwd; then
+    old_ifs=$IFS
+    IFS=:
+    # shellcheck disable=SC2086
+    set -- $line
+    IFS=$old_ifs
+    home=${6:-/root}
+    if [ "$2" != x ] || [ "$7" != "$shell" ] || [ -z "$6" ]; then
+      awk -F: -v OFS=: -v sh="$shell" '$1 == "root" { if ($6 == "") $6 = "/root"; $7 = sh; $2 = "x" } { print }' \
+        /etc/passwd >/etc/passwd.gpucloud && cat /etc/passwd.gpucloud >/etc/passwd && rm -f /etc/passwd.gpucloud
+    fi
   else
+    home=/root
     echo "root:x:0:0:root:/root:$shell" >>/etc/passwd
   fi
-  $BB grep -q '^root:' /etc/group 2>/dev/null || echo "root:x:0:" >>/etc/group
-  [ -f /etc/shadow ] || { : >/etc/shadow && $BB chmod 600 /etc/shadow; }
-  $BB grep -q '^root:' /etc/shadow || echo 'root:*:19000:0:99999:7:::' >>/etc/shadow
-  $BB grep -qx "$shell" /etc/shells 2>/dev/null || echo "$shell" >>/etc/shells
-  home=$(root_home)
-  $BB mkdir -p "$home/.ssh" && $BB chmod 700 "$home/.ssh" && $BB chmod go-w "$home"
+  find_entry root /etc/group || echo "root:x:0:" >>/etc/group
+  if ! find_entry root /etc/shadow; then
+    [ -f /etc/shadow ] || (umask 077 && : >/etc/shadow)
+    echo 'root:*:19000:0:99999:7:::' >>/etc/shadow
+  fi
+  listed=
+  if [ -f /etc/shells ]; then
+    while IFS= read -r entry || [ -n "$entry" ]; do
+      [ "$entry" = "$shell" ] && listed=1 && break
+    done </etc/shells
+  fi
+  [ -n "$listed" ] || echo "$shell" >>/etc/shells
+  [ -d "$home/.ssh" ] || mkdir -p -m 700 "$home/.ssh"
+  # Dropbear ignores authorized_keys under a folder others may write to.
+  chmod go-w "$home" "$home/.ssh"
 }
 
 root_home() {
-  home=$($BB awk -F: '$1 == "root" { print $6 }' /etc/passwd)
-  echo "${home:-/root}"
+  find_entry root /etc/passwd
+  old_ifs=$IFS
+  IFS=:
+  # shellcheck disable=SC2086
+  set -- $line
+  IFS=$old_ifs
+  echo "${6:-/root}"
 }
 
-# Variables of the container that are the platform's, not the image's: never in a session.
-PRIVATE_ENV='GPUCLOUD_[A-Z_]*|JUPYTER_TOKEN|JUPYTER_PASSWORD'
+# Shell builtins only, for the files the init writes: stdin to file $1 (a new root-only file
+# beside it, then renamed over it).
+replace_file() {
+  umask 077
+  while IFS= read -r entry || [ -n "$entry" ]; do
+    printf '%s\n' "$entry"
+  done >"$1.gpucloud"
+  umask 022
+  mv -f "$1.gpucloud" "$1"
+}
+
+# root's password hash ($1, crypt(3) format) into /etc/shadow.
+write_hash() {
+  while IFS= read -r entry || [ -n "$entry" ]; do
+    case $entry in
+    root:*)
+      rest=${entry#root:}
+      entry="root:$1:${rest#*:}"
+      ;;
+    esac
+    printf '%s\n' "$entry"
+  done </etc/shadow | replace_file /etc/shadow
+}
+
+# root's password from the first line of stdin, hashed by our busybox.
+write_password() {
+  IFS= read -r password || [ -n "$password" ]
+  [ -n "$password" ] || { echo "empty password" >&2; return 1; }
+  hash=$(printf '%s\n' "$password" | mkpasswd -m sha512 -P 0) || return 1
+  write_hash "$hash"
+}
+
+# root's authorized_keys (in $home) from stdin, replaced as a whole.
+write_keys() {
+  replace_file "$home/.ssh/authorized_keys"
+}
+
+# What the agent staged for this start (node-agent/src/containers/staged-access.ts): applied
+# before the SSH server starts. The agent empties the folder once the start is over.
+STAGED=$T/staged
+apply_staged_access() {
+  if [ -f "$STAGED/authorized_keys" ]; then
+    write_keys <"$STAGED/authorized_keys" || log "写入 SSH 公钥失败"
+  fi
+  if [ -f "$STAGED/password.hash" ]; then
+    IFS= read -r staged_hash <"$STAGED/password.hash"
+    write_hash "$staged_hash" || log "设置 root 密码失败"
+  fi
+}
+
+# Jupyter's token config, staged with the password: in place before the init starts Jupyter.
+install_staged_jupyter_config() {
+  [ -f "$STAGED/jupyter_server_config.json" ] || return 0
+  mkdir -p "$JUPYTER_CONFIG_DIR" &&
+    cp "$STAGED/jupyter_server_config.json" "$STAGED/jupyter_notebook_config.json" "$JUPYTER_CONFIG_DIR/"
+}
+JUPYTER_CONFIG_DIR=/etc/gpucloud/jupyter
 
 # The image's environment (PATH, CUDA variables) for SSH sessions. Login shells: Debian's
 # /etc/profile resets PATH for root, and profile.d comes after it. Other sessions get the
 # environment from Dropbear's -e, but Dropbear always sets its own PATH: bash reads BASH_ENV
 # (session-env.sh) before the command and puts the image's PATH back.
 save_environment() {
-  $BB mkdir -p /etc/profile.d /etc/gpucloud
-  export -p | $BB grep -v -E "^export (HOME|HOSTNAME|PWD|OLDPWD|SHLVL|TERM|SHELL|USER|LOGNAME|MAIL|_|$PRIVATE_ENV)=" \
-    >/etc/profile.d/gpucloud-env.sh
+  [ -d /etc/profile.d ] || mkdir -p /etc/profile.d
+  [ -d /etc/gpucloud ] || mkdir -p /etc/gpucloud
+  umask 077
+  export -p >/etc/gpucloud/environment.all
+  umask 022
+  while IFS= read -r entry || [ -n "$entry" ]; do
+    case $entry in
+    "export "[A-Za-z_]*=*)
+      case ${entry#export } in
+      HOME=* | HOSTNAME=* | PWD=* | OLDPWD=* | SHLVL=* | TERM=* | SHELL=* | USER=* | LOGNAME=* | MAIL=* | _=*) continue ;;
+      GPUCLOUD_* | JUPYTER_TOKEN=* | JUPYTER_PASSWORD=*) continue ;;
+      esac
+      ;;
+    esac
+    printf '%s\n' "$entry"
+  done </etc/gpucloud/environment.all >/etc/profile.d/gpucloud-env.sh
+  : >/etc/gpucloud/environment.all
   [ -f /etc/profile ] || printf 'for f in /etc/profile.d/*.sh; do [ -r "$f" ] && . "$f"; done\n' >/etc/profile
-  { export -p | $BB grep -E '^export PATH='; echo 'unset BASH_ENV'; } >/etc/gpucloud/session-env.sh
+  case $PATH in
+  *\'*) grep -E '^export PATH=' /etc/profile.d/gpucloud-env.sh >/etc/gpucloud/session-env.sh ;;
+  *) printf "export PATH='%s'\n" "$PATH" >/etc/gpucloud/session-env.sh ;;
+  esac
+  echo 'unset BASH_ENV' >>/etc/gpucloud/session-env.sh
 }
 
-# The command line that runs "$@" without the platform's variables, with BASH_ENV for sessions.
-session_env() {
-  set -- $($BB env | $BB sed -n -E "s/^($PRIVATE_ENV)=.*/-u \1/p")
-  echo "$@" BASH_ENV=/etc/gpucloud/session-env.sh
+# Leaves the platform's variables out of this shell's environment (and so of what it runs),
+# and points bash sessions at session-env.sh.
+session_environment() {
+  for name in GPUCLOUD_SSH_PORT GPUCLOUD_JUPYTER_PORT GPUCLOUD_USER JUPYTER_TOKEN JUPYTER_PASSWORD; do
+    unset "$name"
+  done
+  export BASH_ENV=/etc/gpucloud/session-env.sh
+}
+
+# $1 as the image's PATH finds it (busybox would otherwise run its own applet of that name:
+# an image whose command is `sh` or `httpd` gets its own program). Sets $resolved.
+resolve_command() {
+  resolved=$1
+  case $1 in */* | '') return ;; esac
+  old_ifs=$IFS
+  IFS=:
+  for dir in $PATH; do
+    if [ -f "${dir:-.}/$1" ] && [ -x "${dir:-.}/$1" ]; then
+      resolved=${dir:-.}/$1
+      break
+    fi
+  done
+  IFS=$old_ifs
 }
 
 # `jupyter lab`, else `jupyter notebook`, on the image's PATH.
@@ -104,7 +232,7 @@ supervise() {
       echo "$child" >"$RUN/$name.pid"
       wait "$child"
       log "$name 已退出 (退出码 $?), 3 秒后重启"
-      $BB sleep 3
+      sleep 3
     done
   ) &
   echo $! >"$RUN/$name.supervisor"
@@ -113,9 +241,9 @@ supervise() {
 as_user() {
   user=$1
   shift
-  uid=$($BB id -u "$user" 2>/dev/null || echo "$user")
-  gid=$($BB id -g "$user" 2>/dev/null || echo "$uid")
-  HOME=$($BB awk -F: -v u="$user" '$1 == u { print $6 }' /etc/passwd)
+  uid=$(id -u "$user" 2>/dev/null || echo "$user")
+  gid=$(id -g "$user" 2>/dev/null || echo "$uid")
+  HOME=$(awk -F: -v u="$user" '$1 == u { print $6 }' /etc/passwd)
   export HOME="${HOME:-/}"
-  exec $BB setpriv --reuid="$uid" --regid="$gid" --clear-groups "$@"
+  exec setpriv --reuid="$uid" --regid="$gid" --clear-groups "$@"
 }

@@ -1,54 +1,75 @@
 #!/.gpucloud/bin/sh
 # gpucloud init: the child of the container's PID 1 (docker-init) in every rented container.
 # It makes the container a machine a user can reach, whatever the image holds: root's account,
-# host keys and our own SSH server (Dropbear from the read-only toolbox), Jupyter where the
-# image has it, then the image's own ENTRYPOINT + CMD ("$@"). When that command exits (a bare
-# `bash` with no terminal exits at once) the container stays up until the user stops it.
-# Only busybox applets of the toolbox are used: the image may have no tools and no libc.
+# the access the agent staged for this start, host keys and our own SSH server (Dropbear from
+# the read-only toolbox), Jupyter where the image has it, then the image's own ENTRYPOINT + CMD
+# ("$@"). When that command exits (a bare `bash` with no terminal exits at once) the container
+# stays up until the user stops it. Only busybox applets of the toolbox are used: the image may
+# have no tools and no libc.
 T=/.gpucloud
-BB=$T/bin/busybox
 RUN=/run/gpucloud
 . $T/lib/common.sh
 
-log "容器 $($BB hostname) 启动 (gpucloud init)"
-$BB mkdir -p "$RUN" 2>/dev/null || { RUN=/tmp/gpucloud && $BB mkdir -p "$RUN"; }
-$BB rm -f "$RUN"/*.pid "$RUN"/*.supervisor "$RUN"/*.state
-
-with_lock prepare_account
-save_environment
+log "容器 ${HOSTNAME:-$(hostname)} 启动 (gpucloud init)"
+umask 022
+[ -d "$RUN" ] || mkdir -p "$RUN" 2>/dev/null || { RUN=/tmp/gpucloud && mkdir -p "$RUN"; }
+for stale in "$RUN"/*.pid "$RUN"/*.supervisor "$RUN"/*.state; do
+  [ -e "$stale" ] && rm -f "$RUN"/*.pid "$RUN"/*.supervisor "$RUN"/*.state
+  break
+done
 
 # Host keys live in the container's own filesystem: a stop/start or a recreate (the commit
-# carries them) keeps the fingerprint users accepted.
+# carries them) keeps the fingerprint users accepted. Ed25519 and ECDSA (every client since
+# OpenSSH 6.5 and PuTTY 0.68): made in milliseconds, where an RSA key would hold the first
+# start up by half a second. Made beside the account set-up, which does not need them.
 KEYS=/etc/gpucloud/ssh
-$BB mkdir -p "$KEYS" && $BB chmod 700 "$KEYS"
-# Ed25519 and ECDSA (every client since OpenSSH 6.5 and PuTTY 0.68): made in milliseconds,
-# where an RSA key would hold the first start up by half a second.
-for type in ed25519 ecdsa; do
-  [ -s "$KEYS/dropbear_${type}_host_key" ] && continue
-  "$T/bin/dropbearkey" -t "$type" -f "$KEYS/dropbear_${type}_host_key" >/dev/null 2>&1 ||
-    log "生成 $type 主机密钥失败"
-done
+make_host_keys() {
+  for type in ed25519 ecdsa; do
+    [ -s "$KEYS/dropbear_${type}_host_key" ] && continue
+    [ -d "$KEYS" ] || mkdir -p -m 700 "$KEYS"
+    "$T/bin/dropbearkey" -t "$type" -f "$KEYS/dropbear_${type}_host_key" >/dev/null 2>&1 ||
+      log "生成 $type 主机密钥失败"
+  done
+}
+if [ -s "$KEYS/dropbear_ed25519_host_key" ] && [ -s "$KEYS/dropbear_ecdsa_host_key" ]; then
+  keys_made=
+else
+  make_host_keys &
+  keys_made=$!
+fi
+
+prepare_machine() {
+  prepare_account
+  apply_staged_access
+}
+with_lock prepare_machine
+save_environment
+[ -z "$keys_made" ] || wait "$keys_made"
 
 # sftp (and scp, which speaks sftp) runs the server's compiled-in sftp-server path.
 if [ ! -e /usr/lib/sftp-server ] && [ ! -L /usr/lib/sftp-server ]; then
-  $BB mkdir -p /usr/lib && $BB ln -s "$T/libexec/sftp-server" /usr/lib/sftp-server
+  mkdir -p /usr/lib && ln -s "$T/libexec/sftp-server" /usr/lib/sftp-server
 fi
 
 # The legacy scp protocol runs `scp -t` on the server: ours where the image has none.
 if ! command -v scp >/dev/null 2>&1; then
-  $BB mkdir -p /usr/local/bin && $BB ln -sf "$T/bin/scp" /usr/local/bin/scp
+  mkdir -p /usr/local/bin && ln -sf "$T/bin/scp" /usr/local/bin/scp
 fi
 
 SSH_PORT=${GPUCLOUD_SSH_PORT:-22}
-# shellcheck disable=SC2046
-supervise sshd $BB env $(session_env) "$T/bin/dropbear" -F -e -p "$SSH_PORT" -K 30 \
-  -r "$KEYS/dropbear_ed25519_host_key" -r "$KEYS/dropbear_ecdsa_host_key"
+run_sshd() {
+  session_environment
+  exec "$T/bin/dropbear" -F -e -p "$SSH_PORT" -K 30 \
+    -r "$KEYS/dropbear_ed25519_host_key" -r "$KEYS/dropbear_ecdsa_host_key"
+}
+supervise sshd run_sshd
 log "SSH 服务监听端口 $SSH_PORT"
 
 # Jupyter on its port with the container password as token (JUPYTER_TOKEN, or the config the
-# agent writes under JUPYTER_CONFIG_PATH), unless the image's own command starts it.
+# agent staged, copied to JUPYTER_CONFIG_PATH), unless the image's own command starts it.
 # The state file tells the health check what to wait for.
 if [ -n "$GPUCLOUD_JUPYTER_PORT" ]; then
+  install_staged_jupyter_config || log "写入 Jupyter 配置失败"
   case " $* " in
   *jupyter*)
     echo image >"$RUN/jupyter.state"
@@ -73,13 +94,16 @@ main=
 stop() {
   [ -n "$main" ] && kill -TERM "$main" 2>/dev/null
   for pidfile in "$RUN"/*.supervisor "$RUN"/*.pid; do
-    [ -f "$pidfile" ] && kill -TERM "$($BB cat "$pidfile")" 2>/dev/null
+    [ -f "$pidfile" ] && kill -TERM "$(cat "$pidfile")" 2>/dev/null
   done
   exit 0
 }
 trap stop TERM INT HUP
 
 if [ "$#" -gt 0 ]; then
+  resolve_command "$1"
+  shift
+  set -- "$resolved" "$@"
   if [ -n "$GPUCLOUD_USER" ] && [ "$GPUCLOUD_USER" != root ] && [ "$GPUCLOUD_USER" != 0 ]; then
     as_user "$GPUCLOUD_USER" "$@" &
   else
@@ -93,6 +117,6 @@ if [ "$#" -gt 0 ]; then
 fi
 # Keep the machine up; `wait` returns at once without children, so sleep in the background.
 while :; do
-  $BB sleep 2147483647 &
+  sleep 2147483647 &
   wait $!
 done

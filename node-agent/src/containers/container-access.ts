@@ -1,7 +1,8 @@
-// Access to a started container: the root password, the user's SSH keys in root's
-// authorized_keys and the password as Jupyter's token (jupyter-access.ts), set by the toolbox's
-// access script (no tool of the image needed), all fed on stdin of a docker exec. User input
-// never becomes part of a command line.
+// Access to a container: the root password, the user's SSH keys in root's authorized_keys and
+// the password as Jupyter's token (jupyter-access.ts). A start stages them for our init
+// (staged-access.ts); in a running container, and in one created before staging existed, the
+// toolbox's access script sets them, fed on stdin of a docker exec. Either way no tool of the
+// image is needed and user input never becomes part of a command line.
 import { randomInt } from 'node:crypto';
 import type { ContainerClient } from '../docker/container-client.js';
 import { failedPrecondition } from '../errors.js';

@@ -30,6 +30,7 @@ import { exposesJupyter, jupyterEnv, writeJupyterConfig } from './jupyter-access
 import { KeyedLock } from './keyed-lock.js';
 import { healthyNow, waitReachable } from './readiness.js';
 import { checkAuthorizedKeys, checkContainerId, checkPassword, validateSpec } from './spec-validation.js';
+import { STAGED_MOUNT, type StagedAccess } from './staged-access.js';
 import {
   HEALTHCHECK,
   imageCommand,
@@ -46,11 +47,19 @@ import type {
   StartContainerInput,
 } from './types.js';
 
+/** How a start ended: '' or why the container is not reachable, and the container after it. */
+export interface StartOutcome {
+  problem: string;
+  details: ContainerDetails | undefined;
+}
+
 export interface ContainerServiceDeps {
   client: ContainerClient;
   volumes: VolumeStore;
   gpus: GpuProbe;
   occupiedPorts: () => Promise<number[]>;
+  /** Where a start stages access for the init (one host folder per container). */
+  staged: StagedAccess;
   settings: ContainerServiceSettings;
   /** Host paths of the engine's own socket, refused as mount sources besides the usual ones. */
   extraSocketPaths?: string[];
@@ -120,6 +129,11 @@ export class ContainerService {
     this.puller = new ImagePuller(deps.client);
   }
 
+  /** A catch handler that logs what failed and goes on (clean-ups after the outcome is known). */
+  logFailure(what: string): (err: unknown) => void {
+    return (err) => this.deps.log?.(`${what} failed: ${errorMessage(err)}`);
+  }
+
   private get client(): ContainerClient {
     return this.deps.client;
   }
@@ -148,18 +162,20 @@ export class ContainerService {
     return seen && details.health.status !== 'healthy' ? { ...managed, jupyter: seen } : managed;
   }
 
-  /** Waits until the started container answers; '' when it does, else why not. */
-  async waitUntilReachable(dockerId: string): Promise<string> {
-    const { problem, jupyter } = await waitReachable(this.client, dockerId, {
+  /**
+   * Waits until the started container answers: the problem ('' when it does) and the container
+   * as inspected after the wait.
+   */
+  async waitUntilReachable(dockerId: string, ports: PortMapping[]): Promise<StartOutcome> {
+    const { problem, jupyter, details } = await waitReachable(this.client, dockerId, ports, {
       bindAddress: this.deps.settings.bindAddress,
       timeoutMs: this.deps.settings.readyTimeoutMs,
     });
-    const details = await this.client.inspectContainer(dockerId);
     if (!problem && details) {
       if (this.reachableStarts.size > 10_000) this.reachableStarts.clear();
       this.reachableStarts.set(startKey(details), jupyter);
     }
-    return problem;
+    return { problem, details };
   }
 
   async list(all: boolean, ownerId: string): Promise<ManagedContainer[]> {
@@ -236,7 +252,8 @@ export class ContainerService {
 
   /**
    * The Docker definition of a validated spec. The container runs our init (from the toolbox,
-   * as root) with `command`, the image's own ENTRYPOINT + CMD, as its arguments.
+   * as root) with `command`, the image's own ENTRYPOINT + CMD, as its arguments. Its staging
+   * folder must exist before the create (`staged.prepare`).
    */
   definition(
     spec: ContainerSpecInput,
@@ -277,7 +294,11 @@ export class ContainerService {
       user: '0',
       healthcheck: HEALTHCHECK,
       ports: spec.ports,
-      binds: [...binds, { source: toolboxPath, target: TOOLBOX_MOUNT, readOnly: true }],
+      binds: [
+        ...binds,
+        { source: toolboxPath, target: TOOLBOX_MOUNT, readOnly: true },
+        { source: this.deps.staged.dir(spec.containerId), target: STAGED_MOUNT, readOnly: true },
+      ],
       nvidiaDeviceIds: simulatedGpus ? [] : spec.gpuDeviceIds,
       resources: spec.resources,
       logLimits: this.deps.settings.logLimits,
@@ -303,19 +324,44 @@ export class ContainerService {
     return pulled;
   }
 
-  /** Starts, sets up access and waits until SSH answers; returns the start error text instead of throwing. */
-  private async startAndSetUp(ref: string, access: Access): Promise<string> {
+  /**
+   * Starts with the access the start asks for and waits until SSH answers (see
+   * waitUntilReachable). The access is staged for the init where the container has its staging
+   * mount (every container since staging exists; `staged`: the caller has written it), else
+   * applied right after the start. Throws when Docker refuses the start or the access cannot be
+   * applied.
+   */
+  async startWithAccess(
+    details: Pick<ContainerDetails, 'dockerId' | 'binds' | 'ports'> & { containerId: string },
+    access: Access,
+    options: { staged?: boolean } = {},
+  ): Promise<StartOutcome> {
+    const staging = details.binds.some((b) => b.target === STAGED_MOUNT);
+    if (staging && !options.staged) await this.deps.staged.write(details.containerId, access);
     try {
-      await this.client.startContainer(ref);
-    } catch (err) {
-      return startFailure(err).message;
+      try {
+        await this.client.startContainer(details.dockerId);
+      } catch (err) {
+        throw startFailure(err);
+      }
+      if (!staging) {
+        try {
+          await applyAccess(this.client, details.dockerId, access);
+        } catch (err) {
+          throw failedPrecondition(
+            `容器已启动, 但访问设置失败 (started, but setting up access failed: ${errorMessage(err)})`,
+            err,
+          );
+        }
+      }
+      return await this.waitUntilReachable(details.dockerId, details.ports);
+    } finally {
+      if (staging) {
+        await this.deps.staged
+          .clear(details.containerId)
+          .catch(this.logFailure(`clear the staged access of ${details.containerId}`));
+      }
     }
-    try {
-      await applyAccess(this.client, ref, access);
-    } catch (err) {
-      return `容器已启动, 但访问设置失败 (started, but setting up access failed: ${errorMessage(err)})`;
-    }
-    return this.waitUntilReachable(ref);
   }
 
   create(input: CreateContainerInput): Promise<ManagedContainer> {
@@ -332,34 +378,62 @@ export class ContainerService {
       authorizedKeys: checkAuthorizedKeys(input.authorizedKeys),
       jupyter: exposesJupyter(spec.ports),
     };
-    const binds = await this.resolveBinds(spec.ownerId, spec.mounts);
-    if (await this.client.inspectContainer(containerName(spec.containerId))) {
+    // The checks at once (a purchase waits on them); the image is pulled only once they pass.
+    const [binds, existing, present] = await Promise.all([
+      this.resolveBinds(spec.ownerId, spec.mounts),
+      this.client.inspectContainer(containerName(spec.containerId)),
+      this.client.inspectImage(spec.image),
+      this.checkPortsFree(spec.ports),
+      this.checkGpus(spec.containerId, spec.gpuDeviceIds, input.start),
+    ]);
+    if (existing) {
       throw new AgentError('ALREADY_EXISTS', `容器 ${spec.containerId} 已存在 (container already exists)`);
     }
-    await this.checkPortsFree(spec.ports);
-    await this.checkGpus(spec.containerId, spec.gpuDeviceIds, input.start);
-    const image = await this.ensureImage(spec.image, input.registryAuth);
-    const dockerId = await this.client.createContainer(
-      this.definition(spec, binds, {
-        image: spec.image,
-        generation: 0,
-        command: imageCommand(image, spec.command),
-        imageUser: image.user,
-        rootPassword: access.rootPassword,
-      }),
-    );
+    const image = present ?? (await this.ensureImage(spec.image, input.registryAuth));
+    await this.deps.staged.prepare(spec.containerId);
+    const definition = this.definition(spec, binds, {
+      image: spec.image,
+      generation: 0,
+      command: imageCommand(image, spec.command),
+      imageUser: image.user,
+      rootPassword: access.rootPassword,
+    });
+    // The access is staged (its password hashed) while Docker creates the container.
+    const staging = input.start ? this.deps.staged.write(spec.containerId, access) : Promise.resolve();
+    const [created] = await Promise.allSettled([this.client.createContainer(definition), staging]);
+    if (created.status === 'rejected') {
+      await this.deps.staged.remove(spec.containerId).catch(this.logFailure('remove the staging folder'));
+      throw created.reason;
+    }
+    const dockerId = created.value;
     let startError = '';
     try {
-      if (input.start) startError = await this.startAndSetUp(dockerId, access);
-      const details = await this.client.inspectContainer(dockerId);
+      let details: ContainerDetails | undefined;
+      if (input.start) {
+        await staging;
+        const container = {
+          dockerId,
+          containerId: spec.containerId,
+          binds: definition.binds,
+          ports: spec.ports,
+        };
+        const outcome = await this.startWithAccess(container, access, { staged: true }).catch(
+          (err: unknown) => ({
+            problem: err instanceof AgentError ? err.message : errorMessage(err),
+            details: undefined,
+          }),
+        );
+        startError = outcome.problem;
+        details = outcome.details;
+      }
+      details ??= await this.client.inspectContainer(dockerId);
       if (!details) throw new AgentError('INTERNAL', `container ${dockerId} vanished right after creation`);
       if (startError) this.deps.log?.(`container ${spec.containerId} created, start failed: ${startError}`);
       return this.managed(details, startError);
     } catch (err) {
       // All or nothing: a container we cannot report is removed again.
-      await this.client.removeContainer(dockerId, true).catch((cleanupErr: unknown) => {
-        this.deps.log?.(`cleanup of ${dockerId} failed: ${errorMessage(cleanupErr)}`);
-      });
+      await this.client.removeContainer(dockerId, true).catch(this.logFailure(`clean up ${dockerId}`));
+      await this.deps.staged.remove(spec.containerId).catch(this.logFailure('remove the staging folder'));
       throw err;
     }
   }
@@ -379,14 +453,11 @@ export class ContainerService {
     const details = await this.get(containerId);
     const jupyter = exposesJupyter(details.ports);
     await this.checkGpus(containerId, gpusFromLabel(details.labels[LABELS.gpus]), true);
-    try {
-      await this.client.startContainer(details.dockerId);
-    } catch (err) {
-      throw startFailure(err);
-    }
-    await applyAccess(this.client, details.dockerId, { ...access, jupyter });
-    const problem = await this.waitUntilReachable(details.dockerId);
-    return this.managed(await this.get(containerId), problem);
+    const { problem, details: after } = await this.startWithAccess(
+      { ...details, containerId },
+      { ...access, jupyter },
+    );
+    return this.managed(after ?? (await this.get(containerId)), problem);
   }
 
   stop(containerId: string, timeoutSeconds: number): Promise<ManagedContainer> {
@@ -406,6 +477,7 @@ export class ContainerService {
       const details = await this.find(containerId);
       if (!details) return false;
       const removed = await this.client.removeContainer(details.dockerId, force);
+      if (removed) await this.deps.staged.remove(containerId);
       if (removed && details.image.startsWith('gpucloud/commit:')) {
         // The commit image of a reconfigured container has no other user.
         await this.client.removeImage(details.image).catch((err: unknown) => {

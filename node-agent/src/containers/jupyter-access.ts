@@ -23,17 +23,24 @@ export function jupyterEnv(password: string): string[] {
   ];
 }
 
+/** Jupyter Server 2 and 1 (`server`) and classic Notebook (`notebook`) config with the token. */
+export function jupyterConfigs(password: string): { server: string; notebook: string } {
+  return {
+    server: JSON.stringify({ IdentityProvider: { token: password }, ServerApp: { token: password } }),
+    notebook: JSON.stringify({ NotebookApp: { token: password } }),
+  };
+}
+
 // Two JSON lines on stdin; the password never reaches a command line. World-readable on
 // purpose: Jupyter often runs as the image's own unprivileged user (jovyan), and the container
 // belongs to one tenant. The access script also restarts a Jupyter our init runs.
-/** Writes the token Jupyter reads on its next start: Jupyter Server 2 and 1, and classic Notebook. */
+/** Writes the token Jupyter reads on its next start into a running container. */
 export async function writeJupyterConfig(
   client: ContainerClient,
   ref: string,
   password: string,
 ): Promise<void> {
-  const server = JSON.stringify({ IdentityProvider: { token: password }, ServerApp: { token: password } });
-  const notebook = JSON.stringify({ NotebookApp: { token: password } });
+  const { server, notebook } = jupyterConfigs(password);
   const result = await client.exec(
     ref,
     [TOOLBOX_ACCESS, 'jupyter', JUPYTER_CONFIG_DIR],

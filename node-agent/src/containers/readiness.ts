@@ -54,45 +54,59 @@ export interface Reachability {
   problem: string;
   /** Jupyter as the health script saw it ('' when the port is not exposed). */
   jupyter: string;
+  /** The container as last inspected (after the wait); undefined when it is gone. */
+  details: ContainerDetails | undefined;
 }
 
 /**
  * Waits until the started container is reachable: SSH through the published port, then, where
  * the container exposes Jupyter, the toolbox's health script run in it (Docker's own schedule
  * of that script is too slow to wait on, and engines before 25 have no start interval).
+ * The first probe goes out at once; the container is inspected every half second meanwhile (has
+ * it stopped?) and once at the end.
  */
 export async function waitReachable(
   client: ContainerClient,
   dockerId: string,
+  ports: PortMapping[],
   options: WaitOptions,
 ): Promise<Reachability> {
   const deadline = Date.now() + options.timeoutMs;
-  const pollMs = options.pollMs ?? 25;
-  let details = await client.inspectContainer(dockerId);
-  let inspectedAt = Date.now();
-  const ssh = details ? sshBinding(details.ports) : undefined;
-  const jupyterExposed = details ? exposesJupyter(details.ports) : false;
+  const pollMs = options.pollMs ?? 10;
+  const ssh = sshBinding(ports);
+  const jupyterExposed = exposesJupyter(ports);
   let sshUp = !ssh;
   let jupyter = '';
-  while (Date.now() < deadline) {
-    if (!details) return { problem: '容器已不存在', jupyter };
-    if (details.state !== 'running') return { problem: `容器已停止 (${details.statusText})`, jupyter };
+  let inspectedAt = Date.now();
+  let problem = '';
+  for (;;) {
     if (!sshUp && ssh) {
       sshUp = await answersSsh(probeHost(ssh.hostIp, options.bindAddress), ssh.hostPort, 1000);
     }
     if (sshUp) {
-      if (!jupyterExposed) return { problem: '', jupyter };
+      if (!jupyterExposed) break;
       const check = await client.exec(dockerId, [TOOLBOX_HEALTH]);
       jupyter = jupyterFromHealth(check.stdout);
-      if (check.exitCode === 0 || jupyter === 'absent') return { problem: '', jupyter };
+      if (check.exitCode === 0 || jupyter === 'absent') break;
+    }
+    if (Date.now() >= deadline) {
+      problem = sshUp ? 'Jupyter 未能在规定时间内启动' : 'SSH 服务未能在规定时间内启动';
+      break;
     }
     await sleep(sshUp ? 250 : pollMs);
     if (Date.now() - inspectedAt >= 500) {
-      details = await client.inspectContainer(dockerId);
+      const details = await client.inspectContainer(dockerId);
       inspectedAt = Date.now();
+      if (notRunning(details)) return { problem: notRunning(details), jupyter, details };
     }
   }
-  return { problem: sshUp ? 'Jupyter 未能在规定时间内启动' : 'SSH 服务未能在规定时间内启动', jupyter };
+  const details = await client.inspectContainer(dockerId);
+  return { problem: notRunning(details) || problem, jupyter, details };
+}
+
+function notRunning(details: ContainerDetails | undefined): string {
+  if (!details) return '容器已不存在';
+  return details.state === 'running' ? '' : `容器已停止 (${details.statusText})`;
 }
 
 /** Reachable as far as Docker's health check knows (after a restart of the agent, say). */

@@ -5,7 +5,6 @@
 import type { ContainerDetails } from '../docker/container-client.js';
 import { containerName, gpusFromLabel, LABELS, mountsFromLabel, userLabels } from '../docker/labels.js';
 import { AgentError, errorMessage } from '../errors.js';
-import { applyAccess } from './container-access.js';
 import { type ContainerService, toManaged } from './container-service.js';
 import { checkAuthorizedKeys, checkGpuIds, checkMounts, checkPorts } from './spec-validation.js';
 import { TOOLBOX_INIT } from './toolbox.js';
@@ -75,15 +74,21 @@ async function reconfigureLocked(
     if (wasRunning) await client.stopContainer(old.dockerId, settings.defaultStopTimeoutSeconds);
     await client.renameContainer(old.dockerId, `${name}-superseded-${generation}`);
     parked = true;
+    await service.deps.staged.prepare(spec.containerId);
     newId = await client.createContainer(
       service.definition(spec, binds, { image: commitRef, generation, env: old.env, ...runsAs(old) }),
     );
-    if (startNew) await client.startContainer(newId);
+    if (startNew) {
+      // The user's keys, staged for the init: the recreated container's first banner accepts them.
+      await service.deps.staged.write(spec.containerId, { rootPassword: '', authorizedKeys: keys });
+      await client.startContainer(newId);
+    }
   } catch (err) {
     if (newId) await client.removeContainer(newId, true).catch(log('remove the new container'));
     if (parked) await client.renameContainer(old.dockerId, name).catch(log('restore the old name'));
     if (wasRunning) await client.startContainer(old.dockerId).catch(log('restart the old container'));
     await client.removeImage(commitRef).catch(log('remove the commit image'));
+    await service.deps.staged.clear(spec.containerId).catch(log('clear the staged access'));
     if (err instanceof AgentError && err.code === 'INTERNAL') {
       throw new AgentError(
         'FAILED_PRECONDITION',
@@ -102,12 +107,10 @@ async function reconfigureLocked(
     await client.removeImage(old.image).catch(log(`remove ${old.image}`));
   }
   let startError = '';
-  if (startNew && keys.length > 0) {
-    await applyAccess(client, newId, { rootPassword: '', authorizedKeys: keys }).catch((err: unknown) => {
-      startError = `容器已重建并启动, 但写入 SSH 公钥失败 (${errorMessage(err)})`;
-    });
+  if (startNew) {
+    startError = (await service.waitUntilReachable(newId, spec.ports)).problem;
+    await service.deps.staged.clear(spec.containerId).catch(log('clear the staged access'));
   }
-  if (startNew && !startError) startError = await service.waitUntilReachable(newId);
   const details = await client.inspectContainer(newId);
   if (!details) throw new AgentError('INTERNAL', `the recreated container ${name} vanished`);
   return service.managed(details, startError);

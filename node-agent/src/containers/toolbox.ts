@@ -19,6 +19,7 @@ const REQUIRED = [
   'bin/busybox',
   'bin/dropbear',
   'bin/dropbearkey',
+  'staged',
 ];
 
 export const SSH_CONTAINER_PORT = 22;

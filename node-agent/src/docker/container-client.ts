@@ -193,6 +193,14 @@ export interface InteractiveExec {
   close(): void;
 }
 
+export interface ImageSummary {
+  /** Every repo:tag of the image; none for a dangling one. */
+  tags: string[];
+  imageId: string;
+  sizeBytes: number;
+  createdUnix: number;
+}
+
 export interface EngineVersion {
   version: string;
   apiVersion: string;
@@ -211,6 +219,10 @@ export interface ContainerClient {
   ): Promise<void>;
   /** False when there was no such image. */
   removeImage(ref: string): Promise<boolean>;
+  /** The images the engine holds. */
+  listImages(): Promise<ImageSummary[]>;
+  /** Docker's data root (where images and containers live), as `docker info` says. */
+  dataRoot(): Promise<string>;
   /** Returns Docker's id. */
   createContainer(definition: ContainerDefinition): Promise<string>;
   startContainer(ref: string): Promise<void>;

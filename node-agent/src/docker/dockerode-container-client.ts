@@ -15,6 +15,7 @@ import type {
   EngineVersion,
   ExecResult,
   ImageConfig,
+  ImageSummary,
   InteractiveExec,
   LogMessage,
   LogOptions,
@@ -80,6 +81,29 @@ export class DockerodeContainerClient implements ContainerClient {
       }) => Promise<Docker.DockerVersion>;
       const v = await version.call(this.docker, { abortSignal });
       return { version: v.Version, apiVersion: v.ApiVersion };
+    });
+  }
+
+  listImages(): Promise<ImageSummary[]> {
+    return this.call('list images', async (abortSignal) => {
+      const list = await this.docker.listImages({ abortSignal });
+      return list.map((image) => ({
+        tags: (image.RepoTags ?? []).filter((tag) => tag !== '<none>:<none>'),
+        imageId: image.Id,
+        sizeBytes: image.Size,
+        createdUnix: image.Created,
+      }));
+    });
+  }
+
+  dataRoot(): Promise<string> {
+    return this.call('docker info', async (abortSignal) => {
+      // Like version(), info() honours abortSignal though its type definition does not list it.
+      const info: unknown = await (
+        this.docker.info as (opts: { abortSignal: AbortSignal }) => Promise<unknown>
+      ).call(this.docker, { abortSignal });
+      const root = asRecord(info).DockerRootDir;
+      return typeof root === 'string' ? root : '';
     });
   }
 

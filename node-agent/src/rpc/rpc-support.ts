@@ -4,6 +4,7 @@ import type { ContainerService } from '../containers/container-service.js';
 import { errorMessage } from '../errors.js';
 import type { WatchDeps } from '../events/event-watch.js';
 import type { HostInfoData } from '../host/host-info.js';
+import type { ImageInventoryReader } from '../images/image-inventory.js';
 import type { OccupiedPorts } from '../ports/occupied-ports.js';
 import type { VolumeStore } from '../volumes/volume-store.js';
 import { isAuthorized } from './auth.js';
@@ -14,6 +15,7 @@ export interface RpcDeps {
   containers: ContainerService;
   volumes: VolumeStore;
   occupiedPorts: OccupiedPorts;
+  images: ImageInventoryReader;
   hostInfo: () => Promise<HostInfoData>;
   watch: WatchDeps;
   defaultHeartbeatIntervalMs: number;

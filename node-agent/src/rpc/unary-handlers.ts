@@ -23,6 +23,7 @@ type UnaryMethods =
   | 'ReconfigureContainer'
   | 'ResetPassword'
   | 'ListOccupiedPorts'
+  | 'ListImages'
   | 'CreateVolume'
   | 'DeleteVolume'
   | 'RenameVolume'
@@ -92,6 +93,21 @@ export function unaryHandlers(deps: RpcDeps): Pick<NodeAgentHandlers, UnaryMetho
     ListOccupiedPorts: unary(deps, 'ListOccupiedPorts', async () => ({
       ports: await deps.occupiedPorts.list(),
     })),
+
+    ListImages: unary(deps, 'ListImages', async () => {
+      const inventory = await deps.images.read();
+      return {
+        images: inventory.images.map((image) => ({
+          tags: image.tags,
+          imageId: image.imageId,
+          sizeBytes: image.sizeBytes,
+          createdUnix: image.createdUnix,
+        })),
+        pulling: inventory.pulling,
+        diskTotalBytes: inventory.diskTotalBytes,
+        diskFreeBytes: inventory.diskFreeBytes,
+      };
+    }),
 
     CreateVolume: unary(deps, 'CreateVolume', async (req) =>
       volumeToProto(await volumes.create(req.ownerId, req.name)),

@@ -19,8 +19,11 @@ import type { GpuInfo as _gpucloud_agent_v1_GpuInfo, GpuInfo__Output as _gpuclou
 import type { GpuSample as _gpucloud_agent_v1_GpuSample, GpuSample__Output as _gpucloud_agent_v1_GpuSample__Output } from './gpucloud/agent/v1/GpuSample';
 import type { Heartbeat as _gpucloud_agent_v1_Heartbeat, Heartbeat__Output as _gpucloud_agent_v1_Heartbeat__Output } from './gpucloud/agent/v1/Heartbeat';
 import type { HostInfo as _gpucloud_agent_v1_HostInfo, HostInfo__Output as _gpucloud_agent_v1_HostInfo__Output } from './gpucloud/agent/v1/HostInfo';
+import type { ImageSummary as _gpucloud_agent_v1_ImageSummary, ImageSummary__Output as _gpucloud_agent_v1_ImageSummary__Output } from './gpucloud/agent/v1/ImageSummary';
 import type { ListContainersRequest as _gpucloud_agent_v1_ListContainersRequest, ListContainersRequest__Output as _gpucloud_agent_v1_ListContainersRequest__Output } from './gpucloud/agent/v1/ListContainersRequest';
 import type { ListContainersResponse as _gpucloud_agent_v1_ListContainersResponse, ListContainersResponse__Output as _gpucloud_agent_v1_ListContainersResponse__Output } from './gpucloud/agent/v1/ListContainersResponse';
+import type { ListImagesRequest as _gpucloud_agent_v1_ListImagesRequest, ListImagesRequest__Output as _gpucloud_agent_v1_ListImagesRequest__Output } from './gpucloud/agent/v1/ListImagesRequest';
+import type { ListImagesResponse as _gpucloud_agent_v1_ListImagesResponse, ListImagesResponse__Output as _gpucloud_agent_v1_ListImagesResponse__Output } from './gpucloud/agent/v1/ListImagesResponse';
 import type { ListOccupiedPortsRequest as _gpucloud_agent_v1_ListOccupiedPortsRequest, ListOccupiedPortsRequest__Output as _gpucloud_agent_v1_ListOccupiedPortsRequest__Output } from './gpucloud/agent/v1/ListOccupiedPortsRequest';
 import type { ListOccupiedPortsResponse as _gpucloud_agent_v1_ListOccupiedPortsResponse, ListOccupiedPortsResponse__Output as _gpucloud_agent_v1_ListOccupiedPortsResponse__Output } from './gpucloud/agent/v1/ListOccupiedPortsResponse';
 import type { ListVolumesRequest as _gpucloud_agent_v1_ListVolumesRequest, ListVolumesRequest__Output as _gpucloud_agent_v1_ListVolumesRequest__Output } from './gpucloud/agent/v1/ListVolumesRequest';
@@ -75,8 +78,11 @@ export interface ProtoGrpcType {
         GpuSample: MessageTypeDefinition<_gpucloud_agent_v1_GpuSample, _gpucloud_agent_v1_GpuSample__Output>
         Heartbeat: MessageTypeDefinition<_gpucloud_agent_v1_Heartbeat, _gpucloud_agent_v1_Heartbeat__Output>
         HostInfo: MessageTypeDefinition<_gpucloud_agent_v1_HostInfo, _gpucloud_agent_v1_HostInfo__Output>
+        ImageSummary: MessageTypeDefinition<_gpucloud_agent_v1_ImageSummary, _gpucloud_agent_v1_ImageSummary__Output>
         ListContainersRequest: MessageTypeDefinition<_gpucloud_agent_v1_ListContainersRequest, _gpucloud_agent_v1_ListContainersRequest__Output>
         ListContainersResponse: MessageTypeDefinition<_gpucloud_agent_v1_ListContainersResponse, _gpucloud_agent_v1_ListContainersResponse__Output>
+        ListImagesRequest: MessageTypeDefinition<_gpucloud_agent_v1_ListImagesRequest, _gpucloud_agent_v1_ListImagesRequest__Output>
+        ListImagesResponse: MessageTypeDefinition<_gpucloud_agent_v1_ListImagesResponse, _gpucloud_agent_v1_ListImagesResponse__Output>
         ListOccupiedPortsRequest: MessageTypeDefinition<_gpucloud_agent_v1_ListOccupiedPortsRequest, _gpucloud_agent_v1_ListOccupiedPortsRequest__Output>
         ListOccupiedPortsResponse: MessageTypeDefinition<_gpucloud_agent_v1_ListOccupiedPortsResponse, _gpucloud_agent_v1_ListOccupiedPortsResponse__Output>
         ListVolumesRequest: MessageTypeDefinition<_gpucloud_agent_v1_ListVolumesRequest, _gpucloud_agent_v1_ListVolumesRequest__Output>

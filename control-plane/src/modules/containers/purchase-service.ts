@@ -131,15 +131,16 @@ export class PurchaseService {
     const agent = this.d.agents.get(node);
     let occupied: Set<number>;
     try {
-      const host = await agent.getHostInfo(5000);
-      if (!host.dockerAvailable) {
+      occupied = new Set(await agent.listOccupiedPorts());
+    } catch (err) {
+      // The node answers but cannot ask Docker: say so rather than "cannot reach the node".
+      const host = await agent.getHostInfo(5000).catch(() => undefined);
+      if (host && !host.dockerAvailable) {
         throw unavailable(
           `节点的 Docker 服务不可用${host.dockerError ? `：${host.dockerError}` : ''}`,
           'DOCKER_UNAVAILABLE',
         );
       }
-      occupied = new Set(await agent.listOccupiedPorts());
-    } catch (err) {
       throw agentError(err, '无法连接节点');
     }
     for (const port of input.custom_ports) {

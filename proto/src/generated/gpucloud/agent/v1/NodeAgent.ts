@@ -15,6 +15,8 @@ import type { GetHostInfoRequest as _gpucloud_agent_v1_GetHostInfoRequest, GetHo
 import type { HostInfo as _gpucloud_agent_v1_HostInfo, HostInfo__Output as _gpucloud_agent_v1_HostInfo__Output } from '../../../gpucloud/agent/v1/HostInfo';
 import type { ListContainersRequest as _gpucloud_agent_v1_ListContainersRequest, ListContainersRequest__Output as _gpucloud_agent_v1_ListContainersRequest__Output } from '../../../gpucloud/agent/v1/ListContainersRequest';
 import type { ListContainersResponse as _gpucloud_agent_v1_ListContainersResponse, ListContainersResponse__Output as _gpucloud_agent_v1_ListContainersResponse__Output } from '../../../gpucloud/agent/v1/ListContainersResponse';
+import type { ListImagesRequest as _gpucloud_agent_v1_ListImagesRequest, ListImagesRequest__Output as _gpucloud_agent_v1_ListImagesRequest__Output } from '../../../gpucloud/agent/v1/ListImagesRequest';
+import type { ListImagesResponse as _gpucloud_agent_v1_ListImagesResponse, ListImagesResponse__Output as _gpucloud_agent_v1_ListImagesResponse__Output } from '../../../gpucloud/agent/v1/ListImagesResponse';
 import type { ListOccupiedPortsRequest as _gpucloud_agent_v1_ListOccupiedPortsRequest, ListOccupiedPortsRequest__Output as _gpucloud_agent_v1_ListOccupiedPortsRequest__Output } from '../../../gpucloud/agent/v1/ListOccupiedPortsRequest';
 import type { ListOccupiedPortsResponse as _gpucloud_agent_v1_ListOccupiedPortsResponse, ListOccupiedPortsResponse__Output as _gpucloud_agent_v1_ListOccupiedPortsResponse__Output } from '../../../gpucloud/agent/v1/ListOccupiedPortsResponse';
 import type { ListVolumesRequest as _gpucloud_agent_v1_ListVolumesRequest, ListVolumesRequest__Output as _gpucloud_agent_v1_ListVolumesRequest__Output } from '../../../gpucloud/agent/v1/ListVolumesRequest';
@@ -103,6 +105,15 @@ export interface NodeAgentClient extends grpc.Client {
   listContainers(argument: _gpucloud_agent_v1_ListContainersRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gpucloud_agent_v1_ListContainersResponse__Output>): grpc.ClientUnaryCall;
   listContainers(argument: _gpucloud_agent_v1_ListContainersRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gpucloud_agent_v1_ListContainersResponse__Output>): grpc.ClientUnaryCall;
   listContainers(argument: _gpucloud_agent_v1_ListContainersRequest, callback: grpc.requestCallback<_gpucloud_agent_v1_ListContainersResponse__Output>): grpc.ClientUnaryCall;
+  
+  ListImages(argument: _gpucloud_agent_v1_ListImagesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gpucloud_agent_v1_ListImagesResponse__Output>): grpc.ClientUnaryCall;
+  ListImages(argument: _gpucloud_agent_v1_ListImagesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gpucloud_agent_v1_ListImagesResponse__Output>): grpc.ClientUnaryCall;
+  ListImages(argument: _gpucloud_agent_v1_ListImagesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gpucloud_agent_v1_ListImagesResponse__Output>): grpc.ClientUnaryCall;
+  ListImages(argument: _gpucloud_agent_v1_ListImagesRequest, callback: grpc.requestCallback<_gpucloud_agent_v1_ListImagesResponse__Output>): grpc.ClientUnaryCall;
+  listImages(argument: _gpucloud_agent_v1_ListImagesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gpucloud_agent_v1_ListImagesResponse__Output>): grpc.ClientUnaryCall;
+  listImages(argument: _gpucloud_agent_v1_ListImagesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gpucloud_agent_v1_ListImagesResponse__Output>): grpc.ClientUnaryCall;
+  listImages(argument: _gpucloud_agent_v1_ListImagesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gpucloud_agent_v1_ListImagesResponse__Output>): grpc.ClientUnaryCall;
+  listImages(argument: _gpucloud_agent_v1_ListImagesRequest, callback: grpc.requestCallback<_gpucloud_agent_v1_ListImagesResponse__Output>): grpc.ClientUnaryCall;
   
   ListOccupiedPorts(argument: _gpucloud_agent_v1_ListOccupiedPortsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gpucloud_agent_v1_ListOccupiedPortsResponse__Output>): grpc.ClientUnaryCall;
   ListOccupiedPorts(argument: _gpucloud_agent_v1_ListOccupiedPortsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gpucloud_agent_v1_ListOccupiedPortsResponse__Output>): grpc.ClientUnaryCall;
@@ -210,6 +221,8 @@ export interface NodeAgentHandlers extends grpc.UntypedServiceImplementation {
   
   ListContainers: grpc.handleUnaryCall<_gpucloud_agent_v1_ListContainersRequest__Output, _gpucloud_agent_v1_ListContainersResponse>;
   
+  ListImages: grpc.handleUnaryCall<_gpucloud_agent_v1_ListImagesRequest__Output, _gpucloud_agent_v1_ListImagesResponse>;
+  
   ListOccupiedPorts: grpc.handleUnaryCall<_gpucloud_agent_v1_ListOccupiedPortsRequest__Output, _gpucloud_agent_v1_ListOccupiedPortsResponse>;
   
   ListVolumes: grpc.handleUnaryCall<_gpucloud_agent_v1_ListVolumesRequest__Output, _gpucloud_agent_v1_ListVolumesResponse>;
@@ -243,6 +256,7 @@ export interface NodeAgentDefinition extends grpc.ServiceDefinition {
   GetVolumeUsage: MethodDefinition<_gpucloud_agent_v1_VolumeRef, _gpucloud_agent_v1_Volume, _gpucloud_agent_v1_VolumeRef__Output, _gpucloud_agent_v1_Volume__Output>
   InspectContainer: MethodDefinition<_gpucloud_agent_v1_ContainerRef, _gpucloud_agent_v1_ContainerInfo, _gpucloud_agent_v1_ContainerRef__Output, _gpucloud_agent_v1_ContainerInfo__Output>
   ListContainers: MethodDefinition<_gpucloud_agent_v1_ListContainersRequest, _gpucloud_agent_v1_ListContainersResponse, _gpucloud_agent_v1_ListContainersRequest__Output, _gpucloud_agent_v1_ListContainersResponse__Output>
+  ListImages: MethodDefinition<_gpucloud_agent_v1_ListImagesRequest, _gpucloud_agent_v1_ListImagesResponse, _gpucloud_agent_v1_ListImagesRequest__Output, _gpucloud_agent_v1_ListImagesResponse__Output>
   ListOccupiedPorts: MethodDefinition<_gpucloud_agent_v1_ListOccupiedPortsRequest, _gpucloud_agent_v1_ListOccupiedPortsResponse, _gpucloud_agent_v1_ListOccupiedPortsRequest__Output, _gpucloud_agent_v1_ListOccupiedPortsResponse__Output>
   ListVolumes: MethodDefinition<_gpucloud_agent_v1_ListVolumesRequest, _gpucloud_agent_v1_ListVolumesResponse, _gpucloud_agent_v1_ListVolumesRequest__Output, _gpucloud_agent_v1_ListVolumesResponse__Output>
   PullImage: MethodDefinition<_gpucloud_agent_v1_PullImageRequest, _gpucloud_agent_v1_PullImageProgress, _gpucloud_agent_v1_PullImageRequest__Output, _gpucloud_agent_v1_PullImageProgress__Output>
