@@ -24,6 +24,7 @@ import { containerWsRoutes } from './modules/containers/ws-routes.js';
 import { mcpContainerRoutes } from './modules/mcp/routes.js';
 import { mcpServerRoutes } from './modules/mcp/server-routes.js';
 import type { McpService } from './modules/mcp/service.js';
+import type { NodeImagesService } from './modules/nodes/images.js';
 import { nodeAdminRoutes } from './modules/nodes/routes.js';
 import type { NodesService } from './modules/nodes/service.js';
 import { storageRoutes } from './modules/storage/routes.js';
@@ -44,6 +45,7 @@ export interface AppDeps {
   storage: StorageService;
   billing: Billing;
   mcp: McpService;
+  nodeImages: NodeImagesService;
   agents: AgentPool;
   webDist?: string | undefined;
   log: (message: string, err?: unknown) => void;
@@ -71,7 +73,7 @@ export function createApp(deps: AppDeps) {
     catalogueAdminRoutes(deps.catalogue),
     cloudProductAdminRoutes(deps.products),
     containerAdminRoutes(deps.containers),
-    nodeAdminRoutes(deps.nodes),
+    nodeAdminRoutes(deps.nodes, deps.nodeImages),
   ];
   for (const router of routers) app.use(router.routes()).use(router.allowedMethods());
   app.use(async (ctx, next) => {

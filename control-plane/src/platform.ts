@@ -21,6 +21,7 @@ import { PurchaseService } from './modules/containers/purchase-service.js';
 import { ContainersRepository } from './modules/containers/repository.js';
 import { ContainersService } from './modules/containers/service.js';
 import { McpService } from './modules/mcp/service.js';
+import { NodeImagesService } from './modules/nodes/images.js';
 import { NodesRepository } from './modules/nodes/repository.js';
 import { GPU_SAMPLE_BUCKET_MS, NodesService } from './modules/nodes/service.js';
 import { VolumesRepository } from './modules/storage/repository.js';
@@ -66,7 +67,8 @@ export function buildServices(config: Config, knex: Knex, log: Logger) {
   const { auth } = accounts;
   const containersRepo = new ContainersRepository(knex);
   const volumesRepo = new VolumesRepository(knex);
-  const nodes = new NodesService(new NodesRepository(knex), agents, {
+  const nodesRepo = new NodesRepository(knex);
+  const nodes = new NodesService(nodesRepo, agents, {
     allocatedGpuIndices: (nodeId) => containersRepo.allocatedGpuIndices(nodeId),
     activeContainerCount: (nodeId) => containersRepo.activeCount(nodeId),
     volumeCount: (nodeId) => volumesRepo.countOnNode(nodeId),
@@ -82,9 +84,11 @@ export function buildServices(config: Config, knex: Knex, log: Logger) {
   const catalogue = new CatalogueService(catalogueRepo, {
     liveContainersOfVersions: (versionIds) => containersRepo.liveCount({ versionIds }),
   });
+  const nodeImages = new NodeImagesService({ repo: nodesRepo, agents, nodes, catalogue, log });
   const products = new CloudProductsService(new CloudProductsRepository(knex), nodes, agents, {
     allocatedGpuCounts: () => containersRepo.allocatedGpuCounts(),
     liveContainersOfProduct: (productId) => containersRepo.liveCount({ productId }),
+    warmVersionIds: (nodeIds) => nodeImages.warmVersionIds(nodeIds),
   });
   const allocator = new Allocator(knex, containersRepo, nodes);
   const containers = new ContainersService({
@@ -111,6 +115,7 @@ export function buildServices(config: Config, knex: Knex, log: Logger) {
     storage,
     log,
     billing: billing.containerHooks,
+    images: nodeImages,
   });
   const apps = new AppsService(catalogue, products, purchases);
   const containerConfig = new ContainerConfigService({
@@ -136,6 +141,7 @@ export function buildServices(config: Config, knex: Knex, log: Logger) {
     auth,
     accounts,
     nodes,
+    nodeImages,
     catalogue,
     catalogueRepo,
     products,
@@ -197,6 +203,7 @@ export async function startControlPlane(
     offlineAfterMs: config.nodeOfflineAfterMs,
     syncIntervalMs: config.monitorSyncIntervalMs,
     gpuSampleIntervalMs: GPU_SAMPLE_BUCKET_MS,
+    images: services.nodeImages,
     log,
   });
   monitor.start();
@@ -222,6 +229,7 @@ export async function startControlPlane(
       });
       // Purchases being provisioned finish with the database they write to.
       await services.purchases.settled();
+      await services.nodeImages.settled();
       services.agents.close();
       await knex.destroy();
     },

@@ -6,6 +6,7 @@ import {
   type ContainerInfo__Output,
   type CreateContainerRequest,
   type HostInfo__Output,
+  type ListImagesResponse__Output,
   type LogChunk__Output,
   loadAgentProto,
   type NodeAgentClient,
@@ -229,6 +230,10 @@ export class AgentClient {
    * Pulls an image on the node (joining a pull of the same image under way there); resolves once
    * it is present. `onProgress` gets Docker's per-layer messages.
    */
+  listImages(): Promise<ListImagesResponse__Output> {
+    return this.unary('ListImages', this.client.ListImages as Unary<object, ListImagesResponse__Output>, {});
+  }
+
   pullImage(
     image: string,
     onProgress: (progress: PullImageProgress__Output) => void,

@@ -21,6 +21,8 @@ export interface NodeMonitorOptions {
   syncIntervalMs: number;
   gpuSampleIntervalMs: number;
   log: (message: string, err?: unknown) => void;
+  /** The nodes module's warm images: what a node holds is read again on every (re)connection. */
+  images?: { refresh(node: NodeRow): Promise<void> };
 }
 
 /**
@@ -163,6 +165,9 @@ export class NodeMonitor {
   /** After a (re)connection: refresh the inventory and take Docker's word on each container. */
   private async reconcile(node: NodeRow): Promise<void> {
     await this.nodes.refresh(node);
+    await this.options.images
+      ?.refresh(node)
+      .catch((err) => this.options.log(`images of node ${node.name} not listed`, err));
     const observedAt = new Date();
     await this.applyReport(node, await this.agents.get(node).listContainers(), observedAt);
   }

@@ -13,7 +13,10 @@ const GPU_MODELS: Record<DeployInput['gpu_type'], RegExp> = {
   a100: /a100/i,
 };
 
-/** Picks the cheapest available server that fits, then buys an hourly instance of the image on it. */
+/**
+ * Picks an available server that fits (one whose node holds the image first, then the cheapest),
+ * then buys an hourly instance of the image on it.
+ */
 export class AppsService {
   constructor(
     private readonly catalogue: CatalogueService,
@@ -30,7 +33,12 @@ export class AppsService {
       .filter((p) => GPU_MODELS[input.gpu_type].test(p.gpu_type))
       .filter((p) => p.gpu_available >= input.gpuCount)
       .filter((p) => (p.server_config.system_gpu_type === 'windows') === windows)
-      .sort((a, b) => a.price - b.price);
+      // A server whose node holds the image starts at once: it goes first, then the cheapest.
+      .sort(
+        (a, b) =>
+          Number(b.warm_version_ids.includes(version.id)) - Number(a.warm_version_ids.includes(version.id)) ||
+          a.price - b.price,
+      );
     const product: CloudProductView | undefined = candidates[0];
     if (!product) throw conflict('暂无满足条件的服务器，请更换 GPU 型号或减少数量', 'NO_MATCHING_SERVER');
 

@@ -8,6 +8,11 @@ export interface CatalogueUsage {
   liveContainersOfVersions(versionIds: number[]): Promise<number>;
 }
 
+export interface CatalogueImage {
+  image: string;
+  versions: { id: number; label: string }[];
+}
+
 export interface FrameworkVersionView {
   id: number;
   framework_id: number;
@@ -98,6 +103,19 @@ export class CatalogueService {
     const row = await this.repo.image(id);
     if (!row) throw notFound('镜像不存在');
     return row;
+  }
+
+  /** Every image of the catalogue with the framework versions that run it ("PyTorch 2.4.0"). */
+  async catalogueImages(): Promise<CatalogueImage[]> {
+    const [frameworks, versions] = await Promise.all([this.repo.frameworks(), this.repo.allVersions()]);
+    const names = new Map(frameworks.map((f) => [f.id, f.name]));
+    const byImage = new Map<string, CatalogueImage>();
+    for (const v of versions) {
+      const entry = byImage.get(v.image) ?? { image: v.image, versions: [] };
+      entry.versions.push({ id: v.id, label: `${names.get(v.framework_id) ?? ''} ${v.version}`.trim() });
+      byImage.set(v.image, entry);
+    }
+    return [...byImage.values()];
   }
 
   versionById(id: number): Promise<FrameworkVersionRow | undefined> {

@@ -1,7 +1,7 @@
+import { agentError } from '../../agents/agent-errors.js';
 import type { AgentPool } from '../../agents/agent-pool.js';
 import { conflict, notFound } from '../../framework/errors.js';
 import { yuanToFen } from '../../framework/money.js';
-import { agentError } from '../containers/agent-errors.js';
 import type { NodeRow } from '../nodes/repository.js';
 import type { NodesService } from '../nodes/service.js';
 import type {
@@ -16,6 +16,8 @@ import type { ProductInput } from './schema.js';
 export interface GpuUsage {
   allocatedGpuCounts(): Promise<Map<number, number>>;
   liveContainersOfProduct(productId: number): Promise<number>;
+  /** Framework versions whose image each node holds (the nodes module's warm images). */
+  warmVersionIds?(nodeIds: number[]): Promise<Map<number, number[]>>;
 }
 
 export interface CloudProductView {
@@ -36,9 +38,15 @@ export interface CloudProductView {
   status: 'available' | 'offline';
   node_id: number;
   simulated: boolean;
+  /** Framework versions whose image the product's node holds: they start at once (秒级启动). */
+  warm_version_ids: number[];
 }
 
-export function productView(p: CloudProductRecord, allocated: number): CloudProductView {
+export function productView(
+  p: CloudProductRecord,
+  allocated: number,
+  warmVersionIds: number[] = [],
+): CloudProductView {
   const total = p.node_gpu_total;
   const available = Math.max(0, total - allocated);
   const online = p.node_status === 'online' && p.node_docker_available;
@@ -60,6 +68,7 @@ export function productView(p: CloudProductRecord, allocated: number): CloudProd
     status: online ? 'available' : 'offline',
     node_id: p.node_id,
     simulated: p.node_simulated,
+    warm_version_ids: warmVersionIds,
   };
 }
 
@@ -75,8 +84,9 @@ export class CloudProductsService {
     filter: ProductFilter & { gpuCount?: number | undefined; status?: string | undefined },
   ): Promise<CloudProductView[]> {
     const [rows, counts] = await Promise.all([this.repo.list(filter), this.usage.allocatedGpuCounts()]);
+    const warm = await this.warm(rows.map((r) => r.node_id));
     return rows
-      .map((r) => productView(r, counts.get(r.node_id) ?? 0))
+      .map((r) => productView(r, counts.get(r.node_id) ?? 0, warm.get(r.node_id)))
       .filter((p) => (filter.gpuCount ? p.gpu_available >= filter.gpuCount : true))
       .filter((p) => (filter.status ? p.status === filter.status : true));
   }
@@ -84,8 +94,12 @@ export class CloudProductsService {
   async get(id: number): Promise<CloudProductView> {
     const row = await this.repo.find(id);
     if (!row?.enabled) throw notFound('服务器不存在');
-    const counts = await this.usage.allocatedGpuCounts();
-    return productView(row, counts.get(row.node_id) ?? 0);
+    const [counts, warm] = await Promise.all([this.usage.allocatedGpuCounts(), this.warm([row.node_id])]);
+    return productView(row, counts.get(row.node_id) ?? 0, warm.get(row.node_id));
+  }
+
+  private async warm(nodeIds: number[]): Promise<Map<number, number[]>> {
+    return (await this.usage.warmVersionIds?.([...new Set(nodeIds)])) ?? new Map();
   }
 
   /** The product with its node, for a purchase. */

@@ -1,11 +1,11 @@
 import type { ContainerInfo__Output } from '@gpucloud/proto';
+import { agentError } from '../../agents/agent-errors.js';
 import type { AgentPool } from '../../agents/agent-pool.js';
 import type { AuthUser } from '../../framework/auth.js';
 import { badRequest, conflict } from '../../framework/errors.js';
 import { newPassword } from '../../framework/ids.js';
 import type { SecretBox } from '../../framework/secret-box.js';
 import type { StorageService } from '../storage/service.js';
-import { agentError } from './agent-errors.js';
 import type { Allocator } from './allocator.js';
 import type { ContainersRepository, PortMapping } from './repository.js';
 import type { ActorOptions, ContainersService } from './service.js';

@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import type { ContainerSpec } from '@gpucloud/proto';
 import type { Knex } from 'knex';
 import { AgentCallError } from '../../agents/agent-client.js';
+import { agentError } from '../../agents/agent-errors.js';
 import type { AgentPool } from '../../agents/agent-pool.js';
+import { PullProgress } from '../../agents/pull-progress.js';
 import type { AuthUser } from '../../framework/auth.js';
 import { AppError, badRequest, conflict, notFound, unavailable } from '../../framework/errors.js';
 import { newId, newPassword } from '../../framework/ids.js';
@@ -15,10 +17,8 @@ import type { NodeRow } from '../nodes/repository.js';
 import { BILLING_TYPES, totalPriceFen } from '../pricing/pricing.js';
 import type { MountRequest, StorageService } from '../storage/service.js';
 import { authorizedKeys, type UsersService } from '../users/service.js';
-import { agentError } from './agent-errors.js';
 import type { Allocator } from './allocator.js';
 import type { ContainerBilling } from './billing-hooks.js';
-import { PullProgress } from './pull-progress.js';
 import type { ContainersRepository, PortMapping } from './repository.js';
 import type { PurchaseInput } from './schema.js';
 import { statusFromAgent } from './status.js';
@@ -44,6 +44,11 @@ export interface PurchaseDeps {
   log: (message: string, err?: unknown) => void;
   /** Money: the order and charge of the purchase, in the allocation's transaction. */
   billing?: ContainerBilling;
+  /** What the node holds (the nodes module's warm images): a held image needs no pull. */
+  images?: {
+    isPresent(nodeId: number, image: string): Promise<boolean>;
+    refresh(node: NodeRow): Promise<void>;
+  };
 }
 
 function memoryBytes(text: string): number {
@@ -221,23 +226,12 @@ export class PurchaseService {
     const { id, node, spec } = p;
     const agent = this.d.agents.get(node);
     try {
-      await this.d.repo.update(id, { status: 'pulling', pull_progress: 0 });
-      const progress = new PullProgress();
-      let shown = 0;
-      let shownAt = 0;
-      let writes = Promise.resolve();
-      await agent.pullImage(p.image, (message) => {
-        const percent = progress.add(message);
-        // At most one write a second: the console polls every few seconds.
-        if (percent === shown || Date.now() - shownAt < 1000) return;
-        shown = percent;
-        shownAt = Date.now();
-        writes = writes
-          .then(() => this.d.repo.setPullProgress(id, percent))
-          .catch((e) => this.d.log(`pull progress of ${id} not saved`, e));
-      });
-      await writes;
-      if (!(await this.d.repo.moveStatus(id, 'pulling', 'creating'))) return; // destroyed meanwhile
+      // A node that holds the image (warm) goes straight to the create, which still pulls an
+      // image removed since without a word; any other pulls first, with its progress shown.
+      const warm = (await this.d.images?.isPresent(node.id, p.image)) ?? false;
+      if (!warm) {
+        if (!(await this.pull(p))) return; // destroyed meanwhile
+      }
       const info = await agent.createContainer({
         spec,
         rootPassword: p.password,
@@ -263,6 +257,12 @@ export class PurchaseService {
         // A failure here is repaired by the next settlement (it opens missing meters).
         await this.d.billing?.running(id).catch((e) => this.d.log(`metering of ${id} not opened`, e));
       }
+      if (!warm) {
+        // The node now holds the image: the market marks it, the next purchase skips the pull.
+        await this.d.images
+          ?.refresh(node)
+          .catch((e) => this.d.log(`images of node ${node.name} not listed`, e));
+      }
     } catch (err) {
       const reason = agentError(err, '创建容器失败').detail;
       this.d.log(`purchase ${id} on ${node.name} failed: ${reason}`);
@@ -283,6 +283,28 @@ export class PurchaseService {
         agent.removeContainer(id).catch((e) => this.d.log(`cleanup of ${id} on ${node.name} failed`, e));
       }
     }
+  }
+
+  /** 拉取镜像中 n% until the node holds the image; false when the container was destroyed meanwhile. */
+  private async pull(p: { id: string; image: string; node: NodeRow }): Promise<boolean> {
+    const { id, node } = p;
+    await this.d.repo.update(id, { status: 'pulling', pull_progress: 0 });
+    const progress = new PullProgress();
+    let shown = 0;
+    let shownAt = 0;
+    let writes = Promise.resolve();
+    await this.d.agents.get(node).pullImage(p.image, (message) => {
+      const percent = progress.add(message);
+      // At most one write a second: the console polls every few seconds.
+      if (percent === shown || Date.now() - shownAt < 1000) return;
+      shown = percent;
+      shownAt = Date.now();
+      writes = writes
+        .then(() => this.d.repo.setPullProgress(id, percent))
+        .catch((e) => this.d.log(`pull progress of ${id} not saved`, e));
+    });
+    await writes;
+    return this.d.repo.moveStatus(id, 'pulling', 'creating');
   }
 
   private async checkVersion(

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { AgentCallError } from '../../agents/agent-client.js';
+import { agentError } from '../../agents/agent-errors.js';
 import type { AgentPool } from '../../agents/agent-pool.js';
 import type { AuthUser } from '../../framework/auth.js';
 import { conflict, notFound, unavailable } from '../../framework/errors.js';
@@ -8,7 +9,6 @@ import type { NodeRow } from '../nodes/repository.js';
 import type { NodesService } from '../nodes/service.js';
 import type { StorageService } from '../storage/service.js';
 import { authorizedKeys, type UsersService } from '../users/service.js';
-import { agentError } from './agent-errors.js';
 import type { Allocator } from './allocator.js';
 import type { ContainerBilling } from './billing-hooks.js';
 import {

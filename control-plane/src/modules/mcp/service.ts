@@ -1,3 +1,4 @@
+import { agentError } from '../../agents/agent-errors.js';
 import type { AgentPool } from '../../agents/agent-pool.js';
 import type { AuthUser } from '../../framework/auth.js';
 import { badRequest } from '../../framework/errors.js';
@@ -5,7 +6,6 @@ import { fenToYuan, yuanToFen } from '../../framework/money.js';
 import { parse } from '../../framework/validate.js';
 import type { CatalogueService } from '../catalogue/service.js';
 import type { CloudProductsService } from '../cloud-products/service.js';
-import { agentError } from '../containers/agent-errors.js';
 import type { ContainerConfigService } from '../containers/config-service.js';
 import type { PurchaseService } from '../containers/purchase-service.js';
 import { purchaseSchema } from '../containers/schema.js';

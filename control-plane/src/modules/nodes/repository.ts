@@ -20,6 +20,28 @@ export interface NodeRow {
   created_at: Date;
   unknown_containers: UnknownContainer[];
   reconciled_at: Date | null;
+  image_disk_total_bytes: string | null;
+  image_disk_free_bytes: string | null;
+  images_listed_at: Date | null;
+}
+
+/** An image a node holds (present), is pulling for a warm-up, or failed to pull. */
+export interface NodeImageRow {
+  node_id: number;
+  image: string;
+  status: 'present' | 'pulling' | 'failed';
+  progress: number;
+  size_bytes: string | null;
+  error: string | null;
+  updated_at: Date;
+}
+
+/** What a node's agent reported (ListImages). */
+export interface ImageListing {
+  images: { tag: string; sizeBytes: number }[];
+  pulling: string[];
+  diskTotalBytes: number;
+  diskFreeBytes: number;
 }
 
 /** A labelled container on the host that the platform has no live row for. */
@@ -184,6 +206,96 @@ export class NodesRepository {
     await this.knex('nodes')
       .where({ id })
       .update({ unknown_containers: JSON.stringify(unknown), reconciled_at: at });
+  }
+
+  images(nodeId: number): Promise<NodeImageRow[]> {
+    return this.knex<NodeImageRow>('node_images').where({ node_id: nodeId }).orderBy('image');
+  }
+
+  image(nodeId: number, image: string): Promise<NodeImageRow | undefined> {
+    return this.knex<NodeImageRow>('node_images').where({ node_id: nodeId, image }).first();
+  }
+
+  /** Present images of these nodes, by node. */
+  async presentImages(nodeIds: number[]): Promise<Map<number, Set<string>>> {
+    const rows = await this.knex<NodeImageRow>('node_images')
+      .whereIn('node_id', nodeIds)
+      .where({ status: 'present' })
+      .select('node_id', 'image');
+    const byNode = new Map<number, Set<string>>();
+    for (const row of rows) {
+      const set = byNode.get(row.node_id) ?? new Set<string>();
+      set.add(row.image);
+      byNode.set(row.node_id, set);
+    }
+    return byNode;
+  }
+
+  /**
+   * Takes a listing as the truth about what is present: listed images become present, present
+   * rows no longer listed go. A warm-up row (pulling/failed) stays unless its image is listed;
+   * one that is pulling but neither listed nor pulled on the node, and not touched since
+   * `staleBefore`, failed (the process that ran it is gone).
+   */
+  async applyListing(nodeId: number, listing: ImageListing, staleBefore: Date): Promise<void> {
+    const now = new Date();
+    await this.knex.transaction(async (trx) => {
+      const listed = listing.images.map((i) => i.tag);
+      await trx('node_images')
+        .where({ node_id: nodeId, status: 'present' })
+        .whereNotIn('image', listed)
+        .delete();
+      for (const image of listing.images) {
+        await trx('node_images')
+          .insert({
+            node_id: nodeId,
+            image: image.tag,
+            status: 'present',
+            progress: 100,
+            size_bytes: image.sizeBytes,
+            error: null,
+            updated_at: now,
+          })
+          .onConflict(['node_id', 'image'])
+          .merge(['status', 'progress', 'size_bytes', 'error', 'updated_at']);
+      }
+      await trx('node_images')
+        .where({ node_id: nodeId, status: 'pulling' })
+        .whereNotIn('image', [...listed, ...listing.pulling])
+        .where('updated_at', '<', staleBefore)
+        .update({ status: 'failed', error: '预热已中断', updated_at: now });
+      await trx('nodes')
+        .where({ id: nodeId })
+        .update({
+          image_disk_total_bytes: listing.diskTotalBytes || null,
+          image_disk_free_bytes: listing.diskFreeBytes || null,
+          images_listed_at: now,
+        });
+    });
+  }
+
+  /**
+   * Starts a warm-up row: false when the image is already present or being pulled (another
+   * admin, another replica).
+   */
+  async claimWarmUp(nodeId: number, image: string): Promise<boolean> {
+    const rows = await this.knex('node_images')
+      .insert({ node_id: nodeId, image, status: 'pulling', progress: 0, error: null, updated_at: new Date() })
+      .onConflict(['node_id', 'image'])
+      .merge(['status', 'progress', 'error', 'updated_at'])
+      .where('node_images.status', 'failed')
+      .returning('id');
+    return rows.length > 0;
+  }
+
+  async setImageState(
+    nodeId: number,
+    image: string,
+    values: Partial<Pick<NodeImageRow, 'status' | 'progress' | 'error'>>,
+  ): Promise<void> {
+    await this.knex('node_images')
+      .where({ node_id: nodeId, image })
+      .update({ ...values, updated_at: new Date() });
   }
 
   async delete(id: number): Promise<void> {

@@ -1,10 +1,11 @@
 import Router from '@koa/router';
 import { type AppState, requireAdmin } from '../../framework/auth.js';
 import { idParam, parse } from '../../framework/validate.js';
-import { addNodeSchema, metricsQuery } from './schema.js';
+import type { NodeImagesService } from './images.js';
+import { addNodeSchema, metricsQuery, warmImageSchema } from './schema.js';
 import type { NodesService } from './service.js';
 
-export function nodeAdminRoutes(nodes: NodesService): Router<AppState> {
+export function nodeAdminRoutes(nodes: NodesService, images: NodeImagesService): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/admin/nodes' });
   router.use(requireAdmin);
 
@@ -33,6 +34,16 @@ export function nodeAdminRoutes(nodes: NodesService): Router<AppState> {
     const id = idParam(ctx.params.id);
     await nodes.require(id);
     ctx.body = await nodes.gpuMetrics(id, parse(metricsQuery, ctx.query).minutes);
+  });
+
+  router.get('/:id/images', async (ctx) => {
+    ctx.body = await images.view(idParam(ctx.params.id));
+  });
+
+  router.post('/:id/images/warm', async (ctx) => {
+    const body = parse(warmImageSchema, ctx.request.body);
+    ctx.status = 202;
+    ctx.body = await images.warm(idParam(ctx.params.id), body.image);
   });
 
   router.delete('/:id', async (ctx) => {

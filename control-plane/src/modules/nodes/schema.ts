@@ -29,3 +29,7 @@ export const metricsQuery = z.object({
     .max(1440, '时间范围为 1-1440 分钟')
     .default(60),
 });
+
+export const warmImageSchema = z.object({
+  image: z.string({ required_error: '请选择镜像' }).trim().min(1, '请选择镜像').max(255, '镜像名称过长'),
+});

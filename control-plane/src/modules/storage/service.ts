@@ -1,7 +1,7 @@
+import { agentError } from '../../agents/agent-errors.js';
 import type { AgentPool } from '../../agents/agent-pool.js';
 import type { AuthUser } from '../../framework/auth.js';
 import { AppError, badRequest, conflict, notFound, unavailable } from '../../framework/errors.js';
-import { agentError } from '../containers/agent-errors.js';
 import type { NodeRow } from '../nodes/repository.js';
 import type { NodesService } from '../nodes/service.js';
 import type { VolumeRow, VolumesRepository, VolumeUse } from './repository.js';

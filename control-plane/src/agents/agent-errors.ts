@@ -1,6 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
-import { AgentCallError } from '../../agents/agent-client.js';
-import { AppError } from '../../framework/errors.js';
+import { AppError } from '../framework/errors.js';
+import { AgentCallError } from './agent-client.js';
 
 /**
  * Turns a failed agent call into what the user sees. The detail says what went wrong on the

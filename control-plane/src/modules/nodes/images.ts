@@ -1,0 +1,194 @@
+// Warm images: what each node holds, and warm-ups an admin starts (节点 → 镜像 → 预热), so a
+// purchase of a catalogue image starts at once. The agent's ListImages is the truth about what
+// is present; a warm-up's progress lives in node_images like a purchase's pull does in its
+// container row, so every replica shows the same.
+import type { ListImagesResponse__Output } from '@gpucloud/proto';
+import { agentError } from '../../agents/agent-errors.js';
+import type { AgentPool } from '../../agents/agent-pool.js';
+import { PullProgress } from '../../agents/pull-progress.js';
+import { badRequest, conflict, unavailable } from '../../framework/errors.js';
+import type { ImageListing, NodeImageRow, NodeRow, NodesRepository } from './repository.js';
+import type { NodesService } from './service.js';
+
+/** The catalogue's images (owned by the catalogue module). */
+export interface NodeImageCatalogue {
+  catalogueImages(): Promise<{ image: string; versions: { id: number; label: string }[] }[]>;
+}
+
+export interface NodeImageView {
+  image: string;
+  /** Framework versions of the catalogue that run it ("PyTorch 2.4.0"); empty for others. */
+  versions: string[];
+  in_catalogue: boolean;
+  status: 'present' | 'pulling' | 'failed' | 'absent';
+  progress: number;
+  size_bytes: number | null;
+  error: string | null;
+  updated_at: string | null;
+}
+
+export interface NodeImagesView {
+  items: NodeImageView[];
+  total: number;
+  disk_total_bytes: number | null;
+  disk_free_bytes: number | null;
+  /** When the node last said what it holds. */
+  listed_at: string | null;
+}
+
+/** A pulling row untouched this long, with no pull on the node, was left by a process that died. */
+const STALE_PULL_MS = 60_000;
+
+export function listingFromAgent(res: ListImagesResponse__Output): ImageListing {
+  return {
+    images: res.images.flatMap((i) => i.tags.map((tag) => ({ tag, sizeBytes: Number(i.sizeBytes) }))),
+    pulling: res.pulling,
+    diskTotalBytes: Number(res.diskTotalBytes),
+    diskFreeBytes: Number(res.diskFreeBytes),
+  };
+}
+
+export class NodeImagesService {
+  /** Warm-ups this process runs, by `${nodeId} ${image}`. */
+  private readonly running = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly d: {
+      repo: NodesRepository;
+      agents: AgentPool;
+      nodes: NodesService;
+      catalogue: NodeImageCatalogue;
+      log: (message: string, err?: unknown) => void;
+    },
+  ) {}
+
+  /** Asks the node what it holds and records it. */
+  async refresh(node: NodeRow): Promise<void> {
+    const listing = listingFromAgent(await this.d.agents.get(node).listImages());
+    await this.d.repo.applyListing(node.id, listing, new Date(Date.now() - STALE_PULL_MS));
+  }
+
+  /** Whether the node held the image when it last said (a purchase then needs no pull). */
+  async isPresent(nodeId: number, image: string): Promise<boolean> {
+    return (await this.d.repo.image(nodeId, image))?.status === 'present';
+  }
+
+  /** Framework versions whose image each of these nodes holds (the market's 秒级启动), by node. */
+  async warmVersionIds(nodeIds: number[]): Promise<Map<number, number[]>> {
+    if (nodeIds.length === 0) return new Map();
+    const [present, catalogue] = await Promise.all([
+      this.d.repo.presentImages(nodeIds),
+      this.d.catalogue.catalogueImages(),
+    ]);
+    const warm = new Map<number, number[]>();
+    for (const [nodeId, images] of present) {
+      warm.set(
+        nodeId,
+        catalogue.filter((c) => images.has(c.image)).flatMap((c) => c.versions.map((v) => v.id)),
+      );
+    }
+    return warm;
+  }
+
+  /** The catalogue's images on the node (held or not), then the other images it holds. */
+  async view(nodeId: number): Promise<NodeImagesView> {
+    const node = await this.d.nodes.require(nodeId);
+    if (node.status !== 'offline') {
+      await this.refresh(node).catch((err) => this.d.log(`images of node ${node.name} not listed`, err));
+    }
+    const [rows, catalogue, fresh] = await Promise.all([
+      this.d.repo.images(nodeId),
+      this.d.catalogue.catalogueImages(),
+      this.d.nodes.require(nodeId),
+    ]);
+    const byImage = new Map(rows.map((r) => [r.image, r]));
+    const items: NodeImageView[] = catalogue.map((c) =>
+      imageView(
+        c.image,
+        byImage.get(c.image),
+        c.versions.map((v) => v.label),
+      ),
+    );
+    const listed = new Set(catalogue.map((c) => c.image));
+    for (const row of rows) if (!listed.has(row.image)) items.push(imageView(row.image, row, []));
+    return {
+      items,
+      total: items.length,
+      disk_total_bytes: fresh.image_disk_total_bytes === null ? null : Number(fresh.image_disk_total_bytes),
+      disk_free_bytes: fresh.image_disk_free_bytes === null ? null : Number(fresh.image_disk_free_bytes),
+      listed_at: fresh.images_listed_at ? fresh.images_listed_at.toISOString() : null,
+    };
+  }
+
+  /**
+   * Starts pulling a catalogue image on the node (预热); answers at once. The progress shows in
+   * view() (预热中 n%), then the image is present, or failed with the reason.
+   */
+  async warm(nodeId: number, image: string): Promise<NodeImageView> {
+    const node = await this.d.nodes.require(nodeId);
+    const entry = (await this.d.catalogue.catalogueImages()).find((c) => c.image === image);
+    if (!entry) throw badRequest('该镜像不在镜像目录中', 'IMAGE_NOT_IN_CATALOGUE');
+    if (node.status === 'offline') throw unavailable('节点离线，无法预热镜像', 'NODE_OFFLINE');
+    const row = await this.d.repo.image(nodeId, image);
+    if (row?.status === 'present') throw conflict('该镜像已在节点上', 'IMAGE_PRESENT');
+    if (!(await this.d.repo.claimWarmUp(nodeId, image))) {
+      const now = await this.d.repo.image(nodeId, image);
+      if (now?.status === 'present') throw conflict('该镜像已在节点上', 'IMAGE_PRESENT');
+      throw conflict('该镜像正在预热', 'IMAGE_PULLING');
+    }
+    const key = `${nodeId} ${image}`;
+    const run = this.pull(node, image)
+      .catch((err) => this.d.log(`warm-up of ${image} on ${node.name} failed unexpectedly`, err))
+      .finally(() => this.running.delete(key));
+    this.running.set(key, run);
+    return imageView(
+      image,
+      await this.d.repo.image(nodeId, image),
+      entry.versions.map((v) => v.label),
+    );
+  }
+
+  /** Resolves once the warm-ups this process runs are over (tests, shutdown). */
+  async settled(): Promise<void> {
+    await Promise.all(this.running.values());
+  }
+
+  private async pull(node: NodeRow, image: string): Promise<void> {
+    const progress = new PullProgress();
+    let shown = 0;
+    let shownAt = 0;
+    let writes = Promise.resolve();
+    try {
+      await this.d.agents.get(node).pullImage(image, (message) => {
+        const percent = progress.add(message);
+        // At most one write a second: the console polls every few seconds.
+        if (percent === shown || percent === 100 || Date.now() - shownAt < 1000) return;
+        shown = percent;
+        shownAt = Date.now();
+        writes = writes
+          .then(() => this.d.repo.setImageState(node.id, image, { progress: percent }))
+          .catch((e) => this.d.log(`warm-up progress of ${image} not saved`, e));
+      });
+      await writes;
+      await this.d.repo.setImageState(node.id, image, { status: 'present', progress: 100, error: null });
+      await this.refresh(node).catch((err) => this.d.log(`images of node ${node.name} not listed`, err));
+    } catch (err) {
+      await writes;
+      const reason = agentError(err, '镜像拉取失败').detail;
+      await this.d.repo.setImageState(node.id, image, { status: 'failed', error: reason });
+    }
+  }
+}
+
+function imageView(image: string, row: NodeImageRow | undefined, versions: string[]): NodeImageView {
+  return {
+    image,
+    versions,
+    in_catalogue: versions.length > 0,
+    status: row?.status ?? 'absent',
+    progress: row?.status === 'present' ? 100 : (row?.progress ?? 0),
+    size_bytes: row?.size_bytes == null ? null : Number(row.size_bytes),
+    error: row?.error ?? null,
+    updated_at: row ? row.updated_at.toISOString() : null,
+  };
+}
