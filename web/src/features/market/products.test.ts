@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { availableGpus, canPurchase, isWindowsServer, parseServerConfig } from './products';
+import {
+  availableGpus,
+  canPurchase,
+  isWindowsServer,
+  parseServerConfig,
+  preferWarm,
+  startsAtOnce,
+} from './products';
 import type { CloudProduct } from './types';
 
 const product = (overrides: Partial<CloudProduct> = {}): CloudProduct => ({
@@ -39,5 +46,20 @@ describe('cloud products', () => {
     expect(canPurchase(product())).toBe(true);
     expect(canPurchase(product({ gpu_available: 0, gpu_count: '0/8' }))).toBe(false);
     expect(canPurchase(product({ status: 'offline' }))).toBe(false);
+  });
+});
+
+describe('warm servers', () => {
+  it('start at once for a version whose image their node holds, and come first for it', () => {
+    const a = { id: 1, warm_version_ids: [] };
+    const b = { id: 2, warm_version_ids: [7, 8] };
+    const c = { id: 3, warm_version_ids: undefined };
+    expect(startsAtOnce(b, 7)).toBe(true);
+    expect(startsAtOnce(b, '8')).toBe(true);
+    expect(startsAtOnce(a, 7)).toBe(false);
+    expect(startsAtOnce(c, 7)).toBe(false);
+    expect(startsAtOnce(b, undefined)).toBe(false);
+    expect(preferWarm([a, b, c], 7).map((p) => p.id)).toEqual([2, 1, 3]);
+    expect(preferWarm([a, b, c], undefined).map((p) => p.id)).toEqual([1, 2, 3]);
   });
 });

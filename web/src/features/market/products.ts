@@ -1,4 +1,4 @@
-import type { CloudProduct, ServerConfig } from './types';
+import type { CloudProduct, EntityId, ServerConfig } from './types';
 
 /** server_config is an object per docs/api.md; a JSON string is accepted too. */
 export function parseServerConfig(config: CloudProduct['server_config']): ServerConfig {
@@ -27,4 +27,24 @@ export function availableGpus(product: Pick<CloudProduct, 'gpu_available' | 'gpu
 
 export function canPurchase(product: CloudProduct): boolean {
   return product.status === 'available' && availableGpus(product) > 0;
+}
+
+/** The server's node holds the version's image: a purchase of it needs no pull (秒级启动). */
+export function startsAtOnce(
+  product: Pick<CloudProduct, 'warm_version_ids'>,
+  versionId: EntityId | undefined,
+): boolean {
+  if (versionId === undefined) return false;
+  return (product.warm_version_ids ?? []).some((id) => String(id) === String(versionId));
+}
+
+/** With a version chosen (from the app market), servers that hold its image come first. */
+export function preferWarm<T extends Pick<CloudProduct, 'warm_version_ids'>>(
+  products: readonly T[],
+  versionId: EntityId | undefined,
+): T[] {
+  if (versionId === undefined) return [...products];
+  return [...products].sort(
+    (a, b) => Number(startsAtOnce(b, versionId)) - Number(startsAtOnce(a, versionId)),
+  );
 }

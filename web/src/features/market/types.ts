@@ -28,6 +28,8 @@ export interface CloudProduct {
   status: 'available' | 'offline' | string;
   node_id?: EntityId;
   simulated?: boolean;
+  /** Framework versions whose image the server's node holds: they start at once (秒级启动). */
+  warm_version_ids?: EntityId[];
 }
 
 /** Framework ports: name → container port, optionally `custom: "rdp:3389,vnc:5900"` (Windows). */

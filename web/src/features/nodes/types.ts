@@ -54,3 +54,24 @@ export interface NewNode {
   region: string;
   public_host?: string;
 }
+
+/** One image on a node (GET /api/admin/nodes/{id}/images). */
+export interface NodeImage {
+  image: string;
+  /** Catalogue framework versions that run it ("PyTorch 2.4.0"). */
+  versions: string[];
+  in_catalogue: boolean;
+  status: 'present' | 'pulling' | 'failed' | 'absent';
+  progress: number;
+  size_bytes: number | null;
+  error: string | null;
+  updated_at: string | null;
+}
+
+export interface NodeImages {
+  items: NodeImage[];
+  total: number;
+  disk_total_bytes: number | null;
+  disk_free_bytes: number | null;
+  listed_at: string | null;
+}

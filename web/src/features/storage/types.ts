@@ -71,15 +71,3 @@ export function checkRename(newName: string, username: string, others: readonly 
 
 /** What the rename field starts with: the part after the last dash. */
 export const initialRename = (name: string) => name.slice(name.lastIndexOf('-') + 1);
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value.toFixed(value >= 100 ? 0 : value >= 10 ? 1 : 2)} ${units[unit]}`;
-}

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { findPreset } from '../framework-versions';
 import type { EntityId, Framework, FrameworkVersion } from '../types';
 import { marketKeys } from './query-keys';
 
@@ -28,4 +29,13 @@ export function useFrameworkVersions(frameworkId: EntityId | undefined) {
     enabled: frameworkId !== undefined && frameworkId !== '',
     staleTime: 300_000,
   });
+}
+
+/** The framework and version an app-market link (/market?framework=&version=) names, once loaded. */
+export function usePresetChoice(preset: { framework: string | null; version: string | null }) {
+  const frameworks = useFrameworks();
+  const framework = findPreset(frameworks.data ?? [], preset.framework, (f) => f.name);
+  const versions = useFrameworkVersions(framework?.id);
+  const version = findPreset(versions.data ?? [], preset.version, (v) => v.version);
+  return { framework, version };
 }

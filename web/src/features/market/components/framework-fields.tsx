@@ -3,6 +3,7 @@ import { useEffect, useRef } from 'react';
 import { errorDetail } from '../../../lib/api-client';
 import { useFrameworks, useFrameworkVersions } from '../api/get-frameworks';
 import { findPreset, versionsForServer } from '../framework-versions';
+import { startsAtOnce } from '../products';
 import type { PurchaseFormValues, PurchasePreset } from '../purchase';
 import type { EntityId, FrameworkVersion } from '../types';
 
@@ -24,10 +25,12 @@ export interface FrameworkFieldsProps {
   form: FormInstance<PurchaseFormValues>;
   windowsServer: boolean;
   preset: PurchasePreset;
+  /** Versions whose image the server holds: marked 已缓存, they start at once. */
+  warmVersionIds?: EntityId[] | undefined;
 }
 
 /** 镜像类型, 框架 and 框架版本; versions are limited to the server's system type. */
-export function FrameworkFields({ form, windowsServer, preset }: FrameworkFieldsProps) {
+export function FrameworkFields({ form, windowsServer, preset, warmVersionIds }: FrameworkFieldsProps) {
   const frameworkId = Form.useWatch('framework', form);
   const frameworks = useFrameworks();
   const versions = useFrameworkVersions(frameworkId);
@@ -94,10 +97,11 @@ export function FrameworkFields({ form, windowsServer, preset }: FrameworkFields
           placeholder={frameworkId === undefined ? '请先选择框架' : '请选择版本'}
           disabled={frameworkId === undefined}
           loading={versions.isFetching}
-          options={offered.map((v) => ({
-            value: v.id,
-            label: v.cuda_version ? `${v.version}（CUDA ${v.cuda_version}）` : v.version,
-          }))}
+          options={offered.map((v) => {
+            const label = v.cuda_version ? `${v.version}（CUDA ${v.cuda_version}）` : v.version;
+            const warm = startsAtOnce({ warm_version_ids: warmVersionIds }, v.id);
+            return { value: v.id, label: warm ? `${label} · 已缓存，秒级启动` : label };
+          })}
         />
       </Form.Item>
     </>

@@ -152,4 +152,40 @@ describe('light-instance market', () => {
     expect(await screen.findByText('实例已创建，正在拉取镜像并启动，进度见我的容器')).toBeTruthy();
     await waitFor(() => expect(router.state.location.pathname).toBe('/user/containers'));
   });
+
+  it('puts the servers that hold the chosen image first, marked 秒级启动, and says so in the dialog', async () => {
+    fakeServer({
+      'GET /api/cloud-products/regions': () => ({ body: ['华东一区'] }),
+      'GET /api/cloud-products/gpu-types': () => ({ body: ['RTX 4090'] }),
+      'GET /api/cloud-products': () => ({
+        body: {
+          items: [
+            product({ id: 1, name: 'cold', warm_version_ids: [] }),
+            product({ id: 3, name: 'warm', warm_version_ids: [11] }),
+          ],
+          total: 2,
+        },
+      }),
+      'GET /api/frameworks': () => ({ body: [{ id: 1, name: 'PyTorch' }] }),
+      'GET /api/frameworks/1/versions': () => ({
+        body: [{ id: 11, version: '2.1', cuda_version: '12.1', system_type: 'ubuntu', ports: { ssh: 22 } }],
+      }),
+      'GET /api/cloud-products/3/port': () => ({ body: [] }),
+      'GET /api/containers': () => ({ body: { items: [], total: 0 } }),
+    });
+    renderRoutes(routes, '/market?framework=PyTorch&version=2.1');
+    await screen.findByTestId('buy-3');
+    await waitFor(() =>
+      expect(within(screen.getAllByRole('row')[1] as HTMLElement).queryByText('warm')).toBeTruthy(),
+    );
+    expect(within(screen.getAllByRole('row')[1] as HTMLElement).getByText('秒级启动')).toBeTruthy();
+    expect(within(screen.getAllByRole('row')[2] as HTMLElement).queryByText('秒级启动')).toBeNull();
+    fireEvent.click(screen.getByTestId('buy-3'));
+    await screen.findByText('创建实例');
+    await waitFor(() =>
+      expect([...document.querySelectorAll('.ant-select-selection-item')].map((e) => e.textContent)).toContain(
+        '2.1（CUDA 12.1） · 已缓存，秒级启动',
+      ),
+    );
+  });
 });

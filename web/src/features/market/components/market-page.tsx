@@ -5,6 +5,7 @@ import { PageHeader } from '../../../components/page-header';
 import { errorDetail } from '../../../lib/api-client';
 import { marketQueryFor, takePendingDeploy } from '../../apps/pending-deploy';
 import { useCloudProducts } from '../api/get-cloud-products';
+import { usePresetChoice } from '../api/get-frameworks';
 import { DEFAULT_MARKET_FILTERS, type MarketFilters as Filters } from '../filters';
 import { presetFromSearch } from '../purchase';
 import type { CloudProduct } from '../types';
@@ -20,6 +21,7 @@ export function MarketPage() {
   const [searchParams, setSearchParams] = useSearchParams();
   const products = useCloudProducts(filters);
   const preset = presetFromSearch(searchParams);
+  const presetVersion = usePresetChoice(preset).version;
   const onBuy = useCallback((product: CloudProduct) => {
     setBuying(product);
     setOpening((count) => count + 1);
@@ -51,7 +53,12 @@ export function MarketPage() {
           style={{ marginBottom: 16 }}
         />
       ) : null}
-      <ProductTable products={products.data?.items ?? []} loading={products.isFetching} onBuy={onBuy} />
+      <ProductTable
+        products={products.data?.items ?? []}
+        loading={products.isFetching}
+        onBuy={onBuy}
+        warmFor={presetVersion?.id}
+      />
       {buying ? (
         <PurchaseDialog
           key={opening}

@@ -1,14 +1,10 @@
 import { Alert, Button } from 'antd';
-import { useFrameworks, useFrameworkVersions } from '../api/get-frameworks';
-import { findPreset } from '../framework-versions';
+import { usePresetChoice } from '../api/get-frameworks';
 import type { PurchasePreset } from '../purchase';
 
 /** Says which image the app market chose, so the buyer knows the purchase dialog is prefilled. */
 export function PresetNotice({ preset, onClear }: { preset: PurchasePreset; onClear: () => void }) {
-  const frameworks = useFrameworks();
-  const framework = findPreset(frameworks.data ?? [], preset.framework, (f) => f.name);
-  const versions = useFrameworkVersions(framework?.id);
-  const version = findPreset(versions.data ?? [], preset.version, (v) => v.version);
+  const { framework, version } = usePresetChoice(preset);
   if (!preset.framework) return null;
   const chosen = [framework?.name ?? preset.framework, version?.version].filter(Boolean).join(' ');
   return (

@@ -8,12 +8,12 @@ import { Button, Space, Tag } from 'antd';
 import { useMemo } from 'react';
 import { DataTable } from '../../../components/data-table';
 import { formatYuan } from '../../../lib/format';
-import { canPurchase } from '../products';
-import type { CloudProduct } from '../types';
+import { canPurchase, preferWarm, startsAtOnce } from '../products';
+import type { CloudProduct, EntityId } from '../types';
 
 const column = createColumnHelper<CloudProduct>();
 
-function productColumns(onBuy: (product: CloudProduct) => void) {
+function productColumns(onBuy: (product: CloudProduct) => void, warmFor: EntityId | undefined) {
   return [
     column.accessor('name', {
       header: '名称',
@@ -21,6 +21,11 @@ function productColumns(onBuy: (product: CloudProduct) => void) {
         <Space size={4}>
           <span>{row.original.name}</span>
           {row.original.simulated ? <Tag color="purple">模拟 GPU</Tag> : null}
+          {startsAtOnce(row.original, warmFor) ? (
+            <Tag color="green" title="该服务器已缓存所选镜像，创建实例无需拉取">
+              秒级启动
+            </Tag>
+          ) : null}
         </Space>
       ),
     }),
@@ -69,12 +74,15 @@ export interface ProductTableProps {
   products: CloudProduct[];
   loading: boolean;
   onBuy: (product: CloudProduct) => void;
+  /** The version chosen in the app market: servers holding its image are marked and listed first. */
+  warmFor?: EntityId | undefined;
 }
 
-export function ProductTable({ products, loading, onBuy }: ProductTableProps) {
-  const columns = useMemo(() => productColumns(onBuy), [onBuy]);
+export function ProductTable({ products, loading, onBuy, warmFor }: ProductTableProps) {
+  const columns = useMemo(() => productColumns(onBuy, warmFor), [onBuy, warmFor]);
+  const data = useMemo(() => preferWarm(products, warmFor), [products, warmFor]);
   const table = useReactTable({
-    data: products,
+    data,
     columns,
     getRowId: (row) => String(row.id),
     getCoreRowModel: getCoreRowModel(),

@@ -111,7 +111,12 @@ export function PurchaseDialog({ product, billingType, preset, onClose }: Purcha
         >
           <Input maxLength={64} />
         </Form.Item>
-        <FrameworkFields form={form} windowsServer={isWindowsServer(product)} preset={preset} />
+        <FrameworkFields
+          form={form}
+          windowsServer={isWindowsServer(product)}
+          preset={preset}
+          warmVersionIds={product.warm_version_ids}
+        />
         <Form.Item
           label="GPU 数量"
           name="gpuCount"

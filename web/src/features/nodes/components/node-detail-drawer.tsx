@@ -7,6 +7,7 @@ import { useNode, useNodeMetrics } from '../api/get-node';
 import { nodeStatusDisplay } from '../node-rules';
 import type { GpuNode } from '../types';
 import { NodeGpuTable, UnknownContainersTable } from './node-detail-tables';
+import { NodeImagesSection } from './node-images';
 
 const GIB = 1024 ** 3;
 
@@ -43,7 +44,10 @@ function HostFacts({ node }: { node: GpuNode }) {
   );
 }
 
-/** 节点详情: host facts, GPUs with live utilisation charts, and containers Docker has but the platform does not. */
+/**
+ * 节点详情: host facts, GPUs with live utilisation charts, the images it holds (预热), and
+ * containers Docker has but the platform does not.
+ */
 export function NodeDetailDrawer({
   nodeId,
   onClose,
@@ -85,6 +89,7 @@ export function NodeDetailDrawer({
             <LazyGpuChart metrics={metrics.data} kind={kind} />
           </div>
           <NodeGpuTable gpus={data.gpus ?? []} />
+          <NodeImagesSection nodeId={data.id} />
           <div>
             <Typography.Title level={5}>未登记的容器</Typography.Title>
             <Typography.Paragraph type="secondary">

@@ -86,4 +86,112 @@ describe('admin nodes', () => {
       expect(requests.some((r) => r.method === 'DELETE' && r.path === '/api/admin/nodes/7')).toBe(true),
     );
   });
+
+  it('shows the images a node holds and warms one: 预热中 with its percentage, then 已缓存', async () => {
+    let warming = false;
+    let polls = 0;
+    const images = () => {
+      polls += 1;
+      const progress = warming ? Math.min(100, polls * 30) : 0;
+      return {
+        body: {
+          items: [
+            {
+              image: 'pytorch/pytorch:2.4.0-cuda12.4-cudnn9-devel',
+              versions: ['PyTorch 2.4.0'],
+              in_catalogue: true,
+              status: 'present',
+              progress: 100,
+              size_bytes: 10 * 1024 ** 3,
+              error: null,
+              updated_at: '2026-11-24T10:00:00Z',
+            },
+            {
+              image: 'nvidia/cuda:12.4.1-cudnn-devel-ubuntu22.04',
+              versions: ['CUDA 12.4'],
+              in_catalogue: true,
+              status: warming ? (progress >= 100 ? 'present' : 'pulling') : 'absent',
+              progress,
+              size_bytes: warming && progress >= 100 ? 5 * 1024 ** 3 : null,
+              error: null,
+              updated_at: null,
+            },
+          ],
+          total: 2,
+          disk_total_bytes: 500 * 1024 ** 3,
+          disk_free_bytes: 120 * 1024 ** 3,
+          listed_at: '2026-11-24T10:00:00Z',
+        },
+      };
+    };
+    const { requests } = fakeServer({
+      'GET /api/admin/nodes': () => ({ body: { items: [node], total: 1 } }),
+      'GET /api/admin/nodes/7': () => ({ body: { ...node, gpus: [], unknown_containers: [] } }),
+      'GET /api/admin/nodes/7/metrics': () => ({ body: { gpus: [], samples: [] } }),
+      'GET /api/admin/nodes/7/images': images,
+      'POST /api/admin/nodes/7/images/warm': () => {
+        warming = true;
+        polls = 0;
+        return { status: 202, body: { status: 'pulling', progress: 0 } };
+      },
+    });
+    renderRoutes(routes, '/admin/nodes');
+    fireEvent.click(getButton(await screen.findByTestId('node-row-7'), '详情'));
+    const held = await screen.findByTestId('node-image-pytorch/pytorch:2.4.0-cuda12.4-cudnn9-devel');
+    expect(within(held).getByText('已缓存')).toBeTruthy();
+    expect(within(held).getByText('10.0 GB')).toBeTruthy();
+    expect(within(held).queryByRole('button', { name: '预热' })).toBeNull();
+    expect(await screen.findByText(/镜像磁盘：可用 120 GB \/ 共 500 GB/)).toBeTruthy();
+
+    const cuda = screen.getByTestId('node-image-nvidia/cuda:12.4.1-cudnn-devel-ubuntu22.04');
+    expect(within(cuda).getByText('未缓存')).toBeTruthy();
+    fireEvent.click(getButton(cuda, '预热'));
+    expect(await screen.findByText('已开始预热 nvidia/cuda:12.4.1-cudnn-devel-ubuntu22.04')).toBeTruthy();
+    expect(requests.find((r) => r.method === 'POST')?.body).toEqual({
+      image: 'nvidia/cuda:12.4.1-cudnn-devel-ubuntu22.04',
+    });
+    // The table polls while the warm-up runs: a percentage, then the image is there.
+    expect(await within(cuda).findByText(/预热中 \d+%/)).toBeTruthy();
+    await waitFor(() => expect(within(cuda).getByText('已缓存')).toBeTruthy(), { timeout: 10_000 });
+  }, 20_000);
+
+  it('says why a warm-up was refused', async () => {
+    fakeServer({
+      'GET /api/admin/nodes': () => ({ body: { items: [node], total: 1 } }),
+      'GET /api/admin/nodes/7': () => ({ body: { ...node, gpus: [], unknown_containers: [] } }),
+      'GET /api/admin/nodes/7/metrics': () => ({ body: { gpus: [], samples: [] } }),
+      'GET /api/admin/nodes/7/images': () => ({
+        body: {
+          items: [
+            {
+              image: 'nvidia/cuda:12.4.1-cudnn-devel-ubuntu22.04',
+              versions: ['CUDA 12.4'],
+              in_catalogue: true,
+              status: 'failed',
+              progress: 0,
+              size_bytes: null,
+              error: '镜像拉取失败 (manifest unknown)',
+              updated_at: null,
+            },
+          ],
+          total: 1,
+          disk_total_bytes: null,
+          disk_free_bytes: null,
+          listed_at: null,
+        },
+      }),
+      'POST /api/admin/nodes/7/images/warm': () => ({
+        status: 503,
+        body: { detail: '节点离线，无法预热镜像', code: 'NODE_OFFLINE' },
+      }),
+    });
+    renderRoutes(routes, '/admin/nodes');
+    fireEvent.click(getButton(await screen.findByTestId('node-row-7'), '详情'));
+    const row = await screen.findByTestId('node-image-nvidia/cuda:12.4.1-cudnn-devel-ubuntu22.04');
+    expect(within(row).getByText('预热失败')).toBeTruthy();
+    expect(within(row).getByText('镜像拉取失败 (manifest unknown)')).toBeTruthy();
+    expect(screen.getByText(/镜像磁盘：未知/)).toBeTruthy();
+    fireEvent.click(getButton(row, '重新预热'));
+    expect(await screen.findByText('预热失败：节点离线，无法预热镜像')).toBeTruthy();
+  });
 });

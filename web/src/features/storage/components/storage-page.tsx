@@ -7,11 +7,11 @@ import { DataTable } from '../../../components/data-table';
 import { PageHeader } from '../../../components/page-header';
 import { withServerDetail } from '../../../lib/api-client';
 import { useSession } from '../../../lib/auth';
-import { formatDateTime } from '../../../lib/format';
+import { formatBytes, formatDateTime } from '../../../lib/format';
 import { measureStorageNow, useStorageInfo } from '../api/get-volumes';
 import { storageKeys } from '../api/query-keys';
 import { useDeleteVolume } from '../api/storage-commands';
-import { formatBytes, MSG_DELETE_CONFIRM, MSG_VOLUME_IN_USE, STORAGE_QUOTA_GB, type Volume } from '../types';
+import { MSG_DELETE_CONFIRM, MSG_VOLUME_IN_USE, STORAGE_QUOTA_GB, type Volume } from '../types';
 import { CreateVolumeDialog, RenameVolumeDialog } from './volume-dialogs';
 
 const column = createColumnHelper<Volume>();
