@@ -5,26 +5,14 @@ import {
   type LocalRegistry,
   startLocalRegistry,
 } from '../../node-agent/test/local-registry.js';
+import type { NodeImagesView, NodeImageView } from '../src/modules/nodes/images.js';
 import type { RunningControlPlane } from '../src/platform.js';
 import { startTestAgent, type TestAgent } from './agents.js';
 import { ADMIN, ApiClient, startTestControlPlane } from './harness.js';
 import { addNodeWithProduct, destroyAllContainers, type MarketFixture } from './purchase.js';
 
-interface NodeImage {
-  image: string;
-  versions: string[];
-  in_catalogue: boolean;
-  status: 'present' | 'pulling' | 'failed' | 'absent';
-  progress: number;
-  size_bytes: number | null;
-  error: string | null;
-}
-
-interface NodeImages {
-  items: NodeImage[];
-  disk_total_bytes: number | null;
-  disk_free_bytes: number | null;
-}
+type NodeImage = NodeImageView;
+type NodeImages = NodeImagesView;
 
 let cp: RunningControlPlane;
 let agent: TestAgent;

@@ -117,6 +117,17 @@ export async function buyBaseInstance(
   return id;
 }
 
+/** The market with the purchase dialog (创建实例) of its first server open. */
+export async function openPurchaseDialog(page: Page, platform: Platform): Promise<Locator> {
+  await page.goto(`${platform.url}/market`);
+  const buy = page.locator('[data-testid^="buy-"]').first();
+  await buy.waitFor();
+  await buy.click();
+  const dialog = page.getByRole('dialog', { name: '创建实例' });
+  await dialog.waitFor();
+  return dialog;
+}
+
 /** Picks `option` in the antd Select labelled `label` (inside `scope`). */
 export async function pickOption(page: Page, scope: Page | Locator, label: string, option: string) {
   // The selected value's label lies over the search input, so the click goes through it.

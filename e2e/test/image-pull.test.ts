@@ -7,7 +7,14 @@ import {
   type LocalRegistry,
   startLocalRegistry,
 } from '../../node-agent/test/local-registry.js';
-import { adminClient, pickOption, registerUser, signedInContext, toast } from './console-helpers.js';
+import {
+  adminClient,
+  openPurchaseDialog,
+  pickOption,
+  registerUser,
+  signedInContext,
+  toast,
+} from './console-helpers.js';
 import { launchBrowser, type Platform, startPlatform } from './platform.js';
 import { sshExec } from './ssh.js';
 
@@ -64,12 +71,7 @@ afterAll(async () => {
 
 describe('a purchase of an image the node does not hold', () => {
   it('answers at once, shows 拉取镜像中 with a growing percentage, then 运行中, and SSH works', async () => {
-    await page.goto(`${platform.url}/market`);
-    const buy = page.locator('[data-testid^="buy-"]').first();
-    await buy.waitFor();
-    await buy.click();
-    const dialog = page.getByRole('dialog', { name: '创建实例' });
-    await dialog.waitFor();
+    const dialog = await openPurchaseDialog(page, platform);
     await dialog.getByLabel('实例名称').fill('layered-box');
     await pickOption(page, dialog, '框架', 'Layered');
     await pickOption(page, dialog, '框架版本', 'v1');

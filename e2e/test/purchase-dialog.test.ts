@@ -1,6 +1,6 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pickOption, registerUser, signedInContext } from './console-helpers.js';
+import { openPurchaseDialog, pickOption, registerUser, signedInContext } from './console-helpers.js';
 import { launchBrowser, type Platform, startPlatform } from './platform.js';
 
 /** expect.poll gives up after 1 s by default; a loaded test machine needs longer. */
@@ -21,15 +21,7 @@ afterAll(async () => {
 /** The inline message under a form field or input of the dialog. */
 const shows = (dialog: Locator, text: string) => dialog.getByText(text, { exact: true }).first().waitFor();
 
-async function openDialog(page: Page): Promise<Locator> {
-  await page.goto(`${platform.url}/market`);
-  const buy = page.locator('[data-testid^="buy-"]').first();
-  await buy.waitFor();
-  await buy.click();
-  const dialog = page.getByRole('dialog', { name: '创建实例' });
-  await dialog.waitFor();
-  return dialog;
-}
+const openDialog = (page: Page): Promise<Locator> => openPurchaseDialog(page, platform);
 
 async function addPort(dialog: Locator, value: string) {
   await dialog.getByLabel('自定义端口').fill(value);
