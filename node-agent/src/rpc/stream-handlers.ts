@@ -89,15 +89,20 @@ export function streamHandlers(deps: RpcDeps): Pick<NodeAgentHandlers, StreamMet
         if (err) failStream(deps, 'Console', call, err);
         else call.end();
       };
+      // In the order the viewer sent them: what is typed after a resize waits until the terminal
+      // has its new size (a resize is a Docker call of its own, the keys go down the stream).
+      let applied = Promise.resolve();
       const apply = (input: ConsoleInput__Output) => {
-        if (!session) return;
-        if (input.input === 'stdin' && input.stdin) session.write(input.stdin);
-        else if (input.input === 'interrupt' && input.interrupt) session.write(INTERRUPT);
-        else if (input.input === 'resize' && input.resize) {
-          session.resize(input.resize.cols, input.resize.rows).catch((err: unknown) => {
-            deps.log(`console resize failed: ${errorMessage(err)}`);
-          });
-        }
+        applied = applied.then(async () => {
+          if (!session || finished) return;
+          if (input.input === 'stdin' && input.stdin) session.write(input.stdin);
+          else if (input.input === 'interrupt' && input.interrupt) session.write(INTERRUPT);
+          else if (input.input === 'resize' && input.resize) {
+            await session.resize(input.resize.cols, input.resize.rows).catch((err: unknown) => {
+              deps.log(`console resize failed: ${errorMessage(err)}`);
+            });
+          }
+        });
       };
       // The viewer closed its side: what it typed may still be running (`exit` included), so the
       // shell gets a grace period before it is hung up.
