@@ -28,6 +28,7 @@ describe('agent.proto', () => {
         'RemoveContainer',
         'InspectContainer',
         'ListContainers',
+        'ListImages',
         'ReconfigureContainer',
         'ResetPassword',
         'StreamLogs',
