@@ -227,8 +227,13 @@ describe('containers on the real Docker engine', () => {
     expect(other.containers.map((c) => c.containerId)).not.toContain(containerId);
   });
 
-  it('refuses a second container with the same id', async () => {
-    const err = await grpcError(createRequest(t, { spec: testSpec(t, { containerId }), start: false }));
+  it('refuses a second container with the same id, before saying its ports are taken', async () => {
+    // A retried create (its answer was lost) names the same ports, which the first one holds.
+    const spec = testSpec(t, {
+      containerId,
+      ports: [{ containerPort: 22, hostPort: sshPort, protocol: 'PROTOCOL_TCP', name: 'ssh' }],
+    });
+    const err = await grpcError(createRequest(t, { spec, start: false }));
     expect(err.code).toBe(grpc.status.ALREADY_EXISTS);
   });
 

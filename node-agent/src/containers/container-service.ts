@@ -378,20 +378,27 @@ export class ContainerService {
       authorizedKeys: checkAuthorizedKeys(input.authorizedKeys),
       jupyter: exposesJupyter(spec.ports),
     };
-    // The checks at once (a purchase waits on them); the image is pulled only once they pass.
-    const [binds, existing, present] = await Promise.all([
+    // The checks run at once (a purchase waits on them) but refuse in a fixed order: a retried
+    // create hears ALREADY_EXISTS, not that its own ports are taken. The image is pulled only
+    // once they pass.
+    const [binds, existing, present, ports, gpus] = await Promise.allSettled([
       this.resolveBinds(spec.ownerId, spec.mounts),
       this.client.inspectContainer(containerName(spec.containerId)),
       this.client.inspectImage(spec.image),
       this.checkPortsFree(spec.ports),
       this.checkGpus(spec.containerId, spec.gpuDeviceIds, input.start),
     ]);
-    if (existing) {
+    const value = <T>(result: PromiseSettledResult<T>): T => {
+      if (result.status === 'rejected') throw result.reason;
+      return result.value;
+    };
+    if (value(existing)) {
       throw new AgentError('ALREADY_EXISTS', `容器 ${spec.containerId} 已存在 (container already exists)`);
     }
-    const image = present ?? (await this.ensureImage(spec.image, input.registryAuth));
+    for (const check of [binds, ports, gpus, present] as PromiseSettledResult<unknown>[]) value(check);
+    const image = value(present) ?? (await this.ensureImage(spec.image, input.registryAuth));
     await this.deps.staged.prepare(spec.containerId);
-    const definition = this.definition(spec, binds, {
+    const definition = this.definition(spec, value(binds), {
       image: spec.image,
       generation: 0,
       command: imageCommand(image, spec.command),
