@@ -39,6 +39,17 @@ export interface NodeImagesView {
 /** A pulling row untouched this long, with no pull on the node, was left by a process that died. */
 const STALE_PULL_MS = 60_000;
 
+/**
+ * A reference as Docker lists it (RepoTags): `ubuntu` is `ubuntu:latest`, and Docker Hub's
+ * `docker.io/library/` goes. Rows are kept under this form; a digest reference stays as it is.
+ */
+export function listedRef(ref: string): string {
+  if (ref.includes('@')) return ref;
+  const short = ref.replace(/^(docker\.io|index\.docker\.io|registry-1\.docker\.io)\/(library\/)?/, '');
+  const name = short.slice(short.lastIndexOf('/') + 1);
+  return name.includes(':') ? short : `${short}:latest`;
+}
+
 export function listingFromAgent(res: ListImagesResponse__Output): ImageListing {
   return {
     images: res.images.flatMap((i) => i.tags.map((tag) => ({ tag, sizeBytes: Number(i.sizeBytes) }))),
@@ -70,7 +81,7 @@ export class NodeImagesService {
 
   /** Whether the node held the image when it last said (a purchase then needs no pull). */
   async isPresent(nodeId: number, image: string): Promise<boolean> {
-    return (await this.d.repo.image(nodeId, image))?.status === 'present';
+    return (await this.d.repo.image(nodeId, listedRef(image)))?.status === 'present';
   }
 
   /** Framework versions whose image each of these nodes holds (the market's 秒级启动), by node. */
@@ -84,7 +95,7 @@ export class NodeImagesService {
     for (const [nodeId, images] of present) {
       warm.set(
         nodeId,
-        catalogue.filter((c) => images.has(c.image)).flatMap((c) => c.versions.map((v) => v.id)),
+        catalogue.filter((c) => images.has(listedRef(c.image))).flatMap((c) => c.versions.map((v) => v.id)),
       );
     }
     return warm;
@@ -105,11 +116,11 @@ export class NodeImagesService {
     const items: NodeImageView[] = catalogue.map((c) =>
       imageView(
         c.image,
-        byImage.get(c.image),
+        byImage.get(listedRef(c.image)),
         c.versions.map((v) => v.label),
       ),
     );
-    const listed = new Set(catalogue.map((c) => c.image));
+    const listed = new Set(catalogue.map((c) => listedRef(c.image)));
     for (const row of rows) if (!listed.has(row.image)) items.push(imageView(row.image, row, []));
     return {
       items,
@@ -129,21 +140,22 @@ export class NodeImagesService {
     const entry = (await this.d.catalogue.catalogueImages()).find((c) => c.image === image);
     if (!entry) throw badRequest('该镜像不在镜像目录中', 'IMAGE_NOT_IN_CATALOGUE');
     if (node.status === 'offline') throw unavailable('节点离线，无法预热镜像', 'NODE_OFFLINE');
-    const row = await this.d.repo.image(nodeId, image);
+    const key = listedRef(image);
+    const row = await this.d.repo.image(nodeId, key);
     if (row?.status === 'present') throw conflict('该镜像已在节点上', 'IMAGE_PRESENT');
-    if (!(await this.d.repo.claimWarmUp(nodeId, image))) {
-      const now = await this.d.repo.image(nodeId, image);
+    if (!(await this.d.repo.claimWarmUp(nodeId, key))) {
+      const now = await this.d.repo.image(nodeId, key);
       if (now?.status === 'present') throw conflict('该镜像已在节点上', 'IMAGE_PRESENT');
       throw conflict('该镜像正在预热', 'IMAGE_PULLING');
     }
-    const key = `${nodeId} ${image}`;
+    const running = `${nodeId} ${key}`;
     const run = this.pull(node, image)
       .catch((err) => this.d.log(`warm-up of ${image} on ${node.name} failed unexpectedly`, err))
-      .finally(() => this.running.delete(key));
-    this.running.set(key, run);
+      .finally(() => this.running.delete(running));
+    this.running.set(running, run);
     return imageView(
       image,
-      await this.d.repo.image(nodeId, image),
+      await this.d.repo.image(nodeId, key),
       entry.versions.map((v) => v.label),
     );
   }
@@ -154,6 +166,7 @@ export class NodeImagesService {
   }
 
   private async pull(node: NodeRow, image: string): Promise<void> {
+    const key = listedRef(image);
     const progress = new PullProgress();
     let shown = 0;
     let shownAt = 0;
@@ -166,16 +179,20 @@ export class NodeImagesService {
         shown = percent;
         shownAt = Date.now();
         writes = writes
-          .then(() => this.d.repo.setImageState(node.id, image, { progress: percent }))
+          .then(() => this.d.repo.setImageState(node.id, key, { progress: percent }))
           .catch((e) => this.d.log(`warm-up progress of ${image} not saved`, e));
       });
       await writes;
-      await this.d.repo.setImageState(node.id, image, { status: 'present', progress: 100, error: null });
+      // The node's listing makes it present with its size in one write; without a listing, the
+      // pull's own word does (the size follows at the next listing).
       await this.refresh(node).catch((err) => this.d.log(`images of node ${node.name} not listed`, err));
+      if ((await this.d.repo.image(node.id, key))?.status !== 'present') {
+        await this.d.repo.setImageState(node.id, key, { status: 'present', progress: 100, error: null });
+      }
     } catch (err) {
       await writes;
       const reason = agentError(err, '镜像拉取失败').detail;
-      await this.d.repo.setImageState(node.id, image, { status: 'failed', error: reason });
+      await this.d.repo.setImageState(node.id, key, { status: 'failed', error: reason });
     }
   }
 }
