@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ContainerSpec } from '@gpucloud/proto';
 import type { Knex } from 'knex';
-import { AgentCallError } from '../../agents/agent-client.js';
+import { AgentCallError, type AgentClient } from '../../agents/agent-client.js';
 import { agentError } from '../../agents/agent-errors.js';
 import type { AgentPool } from '../../agents/agent-pool.js';
 import { PullProgress } from '../../agents/pull-progress.js';
@@ -49,6 +49,11 @@ export interface PurchaseDeps {
     isPresent(nodeId: number, image: string): Promise<boolean>;
     refresh(node: NodeRow): Promise<void>;
   };
+}
+
+function settledValue<T>(result: PromiseSettledResult<T>): T {
+  if (result.status === 'rejected') throw result.reason;
+  return result.value;
 }
 
 function memoryBytes(text: string): number {
@@ -123,7 +128,15 @@ export class PurchaseService {
     const { product, node } = await this.d.products.forPurchase(productId);
     if (node.status === 'offline') throw unavailable('节点离线，暂时无法创建实例', 'NODE_OFFLINE');
     if (node.status === 'unsafe') throw conflict('节点未通过安全检查，暂不接受 GPU 任务', 'NODE_UNSAFE');
-    const version = await this.checkVersion(product, input);
+    const agent = this.d.agents.get(node);
+    // What the purchase needs to know, asked at once; refused in a fixed order all the same.
+    const [versionAsked, mountsAsked, occupiedAsked, ownerAsked] = await Promise.allSettled([
+      this.checkVersion(product, input),
+      this.d.storage.resolveMounts(user, node.id, input.mounts),
+      this.occupiedPorts(agent),
+      this.d.users.findById(user.id),
+    ]);
+    const version = settledValue(versionAsked);
     const totalFen = this.checkPrice(product, input);
 
     const frameworkPorts = containerPortsOf(version.ports);
@@ -131,28 +144,13 @@ export class PurchaseService {
       if (frameworkPorts.some((p) => p.port === port))
         throw badRequest('该端口与框架默认端口重复', 'PORT_FRAMEWORK_CLASH');
     }
-    const mounts = await this.d.storage.resolveMounts(user, node.id, input.mounts);
-
-    const agent = this.d.agents.get(node);
-    let occupied: Set<number>;
-    try {
-      occupied = new Set(await agent.listOccupiedPorts());
-    } catch (err) {
-      // The node answers but cannot ask Docker: say so rather than "cannot reach the node".
-      const host = await agent.getHostInfo(5000).catch(() => undefined);
-      if (host && !host.dockerAvailable) {
-        throw unavailable(
-          `节点的 Docker 服务不可用${host.dockerError ? `：${host.dockerError}` : ''}`,
-          'DOCKER_UNAVAILABLE',
-        );
-      }
-      throw agentError(err, '无法连接节点');
-    }
+    const mounts = settledValue(mountsAsked);
+    const occupied = settledValue(occupiedAsked);
     for (const port of input.custom_ports) {
       if (occupied.has(port)) throw conflict(`${port}端口已被占用`, 'PORT_OCCUPIED');
     }
 
-    const owner = await this.d.users.findById(user.id);
+    const owner = settledValue(ownerAsked);
     if (!owner) throw notFound('用户不存在');
     const id = newId('c');
     const password = options.rootPassword ?? newPassword();
@@ -200,6 +198,23 @@ export class PurchaseService {
     this.provisioning.set(id, provisioning);
     void provisioning.finally(() => this.provisioning.delete(id));
     return { container_id: id, status: 'creating' };
+  }
+
+  /** Host ports in use on the node; a node that cannot ask Docker says so. */
+  private async occupiedPorts(agent: AgentClient): Promise<Set<number>> {
+    try {
+      return new Set(await agent.listOccupiedPorts());
+    } catch (err) {
+      // The node answers but cannot ask Docker: say so rather than "cannot reach the node".
+      const host = await agent.getHostInfo(5000).catch(() => undefined);
+      if (host && !host.dockerAvailable) {
+        throw unavailable(
+          `节点的 Docker 服务不可用${host.dockerError ? `：${host.dockerError}` : ''}`,
+          'DOCKER_UNAVAILABLE',
+        );
+      }
+      throw agentError(err, '无法连接节点');
+    }
   }
 
   /** Resolves once the purchases this process is provisioning are settled (tests, shutdown). */
