@@ -14,8 +14,10 @@ log "容器 ${HOSTNAME:-$(hostname)} 启动 (gpucloud init)"
 umask 022
 [ -d "$RUN" ] || mkdir -p "$RUN" 2>/dev/null || { RUN=/tmp/gpucloud && mkdir -p "$RUN"; }
 for stale in "$RUN"/*.pid "$RUN"/*.supervisor "$RUN"/*.state; do
-  [ -e "$stale" ] && rm -f "$RUN"/*.pid "$RUN"/*.supervisor "$RUN"/*.state
-  break
+  if [ -e "$stale" ]; then
+    rm -f "$RUN"/*.pid "$RUN"/*.supervisor "$RUN"/*.state
+    break
+  fi
 done
 
 # Host keys live in the container's own filesystem: a stop/start or a recreate (the commit
