@@ -4,7 +4,7 @@ import type { RunningControlPlane } from '../src/platform.js';
 import { startTestAgent, type TestAgent } from './agents.js';
 import { ADMIN, ApiClient, startTestControlPlane } from './harness.js';
 import { adjustBalance, grantCoupon } from './money.js';
-import { addNodeWithProduct, type MarketFixture, purchaseBody } from './purchase.js';
+import { addNodeWithProduct, type MarketFixture, purchaseSettled } from './purchase.js';
 import { fillPath, listRoutes, type RouteInfo } from './routes.js';
 
 let cp: RunningControlPlane;
@@ -71,15 +71,7 @@ const RESOURCES: OwnedResource[] = [
       'POST /api/containers/:id/renew': { duration: 1, payment_method: 'balance' },
       'POST /api/mcp/containers/:id/reset-password': { password: 'Another-pass-123' },
     },
-    async create(owner) {
-      const res = await owner.request<{ container_id: string }>(
-        'POST',
-        `/api/cloud-products/${market.productId}/purchase`,
-        purchaseBody(market, { instanceName: 'acl' }),
-      );
-      if (res.status !== 201) throw new Error(`purchase failed: ${JSON.stringify(res.body)}`);
-      return res.body.container_id;
-    },
+    create: (owner) => purchaseSettled(cp, owner, market, { instanceName: 'acl' }),
     async snapshot(id) {
       const row = await cp.knex('containers').where({ id }).first();
       const gpus = await cp.knex('gpu_allocations').where({ container_id: id }).orderBy('gpu_index');
@@ -105,16 +97,8 @@ const RESOURCES: OwnedResource[] = [
     routes: /^\/api\/orders\/:id(\/|$)/,
     bodies: { 'POST /api/orders/:id/pay': { payment_method: 'balance' } },
     async create(owner) {
-      const res = await owner.request<{ container_id: string }>(
-        'POST',
-        `/api/cloud-products/${market.productId}/purchase`,
-        purchaseBody(market, { instanceName: 'acl-order' }),
-      );
-      if (res.status !== 201) throw new Error(`purchase failed: ${JSON.stringify(res.body)}`);
-      const order = await cp
-        .knex('container_orders')
-        .where({ container_id: res.body.container_id })
-        .first('id');
+      const containerId = await purchaseSettled(cp, owner, market, { instanceName: 'acl-order' });
+      const order = await cp.knex('container_orders').where({ container_id: containerId }).first('id');
       return String(order.id);
     },
     snapshot: (id) =>
@@ -130,16 +114,12 @@ const RESOURCES: OwnedResource[] = [
     async create(owner) {
       const me = await owner.request<{ username: string }>('GET', '/api/user/info');
       await adjustBalance(cp, me.body.username, 50);
-      const bought = await owner.request<{ container_id: string }>(
-        'POST',
-        `/api/cloud-products/${market.productId}/purchase`,
-        purchaseBody(market, { instanceName: 'acl-inv', billing_type: 'daily', total_price: 45.37 }),
-      );
-      if (bought.status !== 201) throw new Error(`purchase failed: ${JSON.stringify(bought.body)}`);
-      const order = await cp
-        .knex('container_orders')
-        .where({ container_id: bought.body.container_id })
-        .first('id');
+      const containerId = await purchaseSettled(cp, owner, market, {
+        instanceName: 'acl-inv',
+        billing_type: 'daily',
+        total_price: 45.37,
+      });
+      const order = await cp.knex('container_orders').where({ container_id: containerId }).first('id');
       const res = await owner.request<{ id: number }>('POST', '/api/invoices', {
         order_id: order.id,
         title: '测试公司',

@@ -1,3 +1,4 @@
+import { PROVISIONING } from '../src/modules/containers/repository.js';
 import type { RunningControlPlane } from '../src/platform.js';
 import type { TestAgent } from './agents.js';
 import { ADMIN, ApiClient } from './harness.js';
@@ -68,4 +69,30 @@ export async function destroyAllContainers(cp: RunningControlPlane): Promise<voi
   const rows = await cp.knex('containers').whereNot('status', 'deleted').select('id');
   const root = { id: 0, username: ADMIN.username, nickname: null, isAdmin: true };
   for (const row of rows) await cp.services.containers.destroy(root, row.id, { admin: true }).catch(() => {});
+}
+
+/**
+ * Buys through the API as `buyer` and waits until the node has provisioned the container, so
+ * later reads see rows that no longer move on their own. Returns the container's id.
+ */
+export async function purchaseSettled(
+  cp: RunningControlPlane,
+  buyer: ApiClient,
+  f: MarketFixture,
+  overrides: Record<string, unknown> = {},
+): Promise<string> {
+  const res = await buyer.request<{ container_id: string }>(
+    'POST',
+    `/api/cloud-products/${f.productId}/purchase`,
+    purchaseBody(f, overrides),
+  );
+  if (res.status !== 201) throw new Error(`purchase failed: ${JSON.stringify(res.body)}`);
+  const id = res.body.container_id;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const row = await cp.knex('containers').where({ id }).first('status');
+    if (!PROVISIONING.includes(row.status)) return id;
+    if (Date.now() > deadline) throw new Error(`container ${id} still ${row.status} after 60 s`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
 }

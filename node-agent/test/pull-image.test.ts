@@ -32,7 +32,9 @@ describe('pulling images from a registry with credentials (Debian docker-registr
   let setupError: unknown;
 
   const setUp = async () => {
-    registry = await startLocalRegistry(CREDENTIALS);
+    // Throttled so a 2 MB pull lasts about a second: long enough for the inventory test to see
+    // it under way even on a busy machine, short enough for the suite.
+    registry = await startLocalRegistry({ credentials: CREDENTIALS, throttleBytesPerSecond: 1_500_000 });
     // An image with a layer the engine does not have yet, so the pull really downloads.
     const source = `gpucloud/pullsource:${tag}`;
     const builder = await t.docker.createContainer({
