@@ -5,24 +5,27 @@
 # the user waits for.
 log() { echo "[gpucloud] $*"; }
 
-# mkdir is atomic: the agent's access calls and the init's account set-up never interleave
-# their edits of /etc/passwd and /etc/shadow. The lock lives on the container's /dev/shm, a
-# tmpfs made anew at every start, so a container stopped while holding it never finds it stale.
+# One holder at a time: the agent's access calls and the init's account set-up never interleave
+# their edits of /etc/passwd and /etc/shadow. The claim is a file made with O_EXCL (noclobber, a
+# shell builtin: no process to wait for) on the container's /dev/shm, a tmpfs made anew at every
+# start, so a container stopped while holding it never finds it stale.
 with_lock() {
   lock=/dev/shm/.gpucloud.lock
   [ -d /dev/shm ] && [ -w /dev/shm ] || lock=/tmp/.gpucloud.lock
   tries=0
-  until mkdir "$lock" 2>/dev/null; do
+  set -C
+  until true 2>/dev/null >"$lock"; do
     tries=$((tries + 1))
     # A holder is done within a second; after 10 s it is gone (killed), and so is its claim.
-    [ "$tries" -gt 200 ] && rmdir "$lock" 2>/dev/null
+    [ "$tries" -gt 200 ] && rm -f "$lock"
     sleep 0.05
   done
+  set +C
   # A step that fails under `set -e` (access.sh) ends the script: the claim goes with it.
-  trap 'rmdir "$lock" 2>/dev/null' EXIT
+  trap 'rm -f "$lock"' EXIT
   "$@"
   rc=$?
-  rmdir "$lock" 2>/dev/null
+  rm -f "$lock"
   trap - EXIT
   return $rc
 }
@@ -80,23 +83,26 @@ prepare_account() {
     done </etc/shells
   fi
   [ -n "$listed" ] || echo "$shell" >>/etc/shells
+  # The init makes the folder with its own (one mkdir for all it needs).
   [ -d "$home/.ssh" ] || mkdir -p -m 700 "$home/.ssh"
   # Dropbear ignores authorized_keys under a folder others may write to.
   chmod go-w "$home" "$home/.ssh"
 }
 
-root_home() {
-  find_entry root /etc/passwd
+# root's home in $home, from /etc/passwd (/root when it names none).
+account_home() {
+  home=/root
+  find_entry root /etc/passwd || return 0
   old_ifs=$IFS
   IFS=:
   # shellcheck disable=SC2086
   set -- $line
   IFS=$old_ifs
-  echo "${6:-/root}"
+  home=${6:-/root}
 }
 
-# Shell builtins only, for the files the init writes: stdin to file $1 (a new root-only file
-# beside it, then renamed over it).
+# Standard input to file $1: a new root-only file beside it, renamed over it, so a login never
+# reads half a file.
 replace_file() {
   umask 077
   while IFS= read -r entry || [ -n "$entry" ]; do
@@ -106,17 +112,17 @@ replace_file() {
   mv -f "$1.gpucloud" "$1"
 }
 
-# root's password hash ($1, crypt(3) format) into /etc/shadow.
+# root's password hash ($1, crypt(3) format) into /etc/shadow. One sed (it writes a new file
+# with the old one's owner and mode and renames it over it) rather than the shell's read, which
+# takes a file a byte at a time.
 write_hash() {
-  while IFS= read -r entry || [ -n "$entry" ]; do
-    case $entry in
-    root:*)
-      rest=${entry#root:}
-      entry="root:$1:${rest#*:}"
-      ;;
-    esac
-    printf '%s\n' "$entry"
-  done </etc/shadow | replace_file /etc/shadow
+  case $1 in
+  '' | *[!A-Za-z0-9./\$]*)
+    echo "not a crypt(3) hash" >&2
+    return 1
+    ;;
+  esac
+  sed -i "s|^root:[^:]*:|root:$1:|" /etc/shadow
 }
 
 # root's password from the first line of stdin, hashed by our busybox.
@@ -137,7 +143,7 @@ write_keys() {
 STAGED=$T/staged
 apply_staged_access() {
   if [ -f "$STAGED/authorized_keys" ]; then
-    write_keys <"$STAGED/authorized_keys" || log "写入 SSH 公钥失败"
+    cp "$STAGED/authorized_keys" "$home/.ssh/authorized_keys" || log "写入 SSH 公钥失败"
   fi
   if [ -f "$STAGED/password.hash" ]; then
     IFS= read -r staged_hash <"$STAGED/password.hash"
@@ -160,21 +166,14 @@ JUPYTER_CONFIG_DIR=/etc/gpucloud/jupyter
 save_environment() {
   [ -d /etc/profile.d ] || mkdir -p /etc/profile.d
   [ -d /etc/gpucloud ] || mkdir -p /etc/gpucloud
-  umask 077
-  export -p >/etc/gpucloud/environment.all
   umask 022
-  while IFS= read -r entry || [ -n "$entry" ]; do
-    case $entry in
-    "export "[A-Za-z_]*=*)
-      case ${entry#export } in
-      HOME=* | HOSTNAME=* | PWD=* | OLDPWD=* | SHLVL=* | TERM=* | SHELL=* | USER=* | LOGNAME=* | MAIL=* | _=*) continue ;;
-      GPUCLOUD_* | JUPYTER_TOKEN=* | JUPYTER_PASSWORD=*) continue ;;
-      esac
-      ;;
-    esac
-    printf '%s\n' "$entry"
-  done </etc/gpucloud/environment.all >/etc/profile.d/gpucloud-env.sh
-  : >/etc/gpucloud/environment.all
+  # In a subshell, so the init keeps what it leaves out: the variables every session sets for
+  # itself and the platform's own.
+  (
+    # shellcheck disable=SC2086
+    unset HOME HOSTNAME PWD OLDPWD SHLVL TERM SHELL USER LOGNAME MAIL $PLATFORM_VARIABLES
+    export -p
+  ) >/etc/profile.d/gpucloud-env.sh
   [ -f /etc/profile ] || printf 'for f in /etc/profile.d/*.sh; do [ -r "$f" ] && . "$f"; done\n' >/etc/profile
   case $PATH in
   *\'*) grep -E '^export PATH=' /etc/profile.d/gpucloud-env.sh >/etc/gpucloud/session-env.sh ;;
@@ -185,10 +184,10 @@ save_environment() {
 
 # Leaves the platform's variables out of this shell's environment (and so of what it runs),
 # and points bash sessions at session-env.sh.
+PLATFORM_VARIABLES="GPUCLOUD_SSH_PORT GPUCLOUD_JUPYTER_PORT GPUCLOUD_USER JUPYTER_TOKEN JUPYTER_PASSWORD"
 session_environment() {
-  for name in GPUCLOUD_SSH_PORT GPUCLOUD_JUPYTER_PORT GPUCLOUD_USER JUPYTER_TOKEN JUPYTER_PASSWORD; do
-    unset "$name"
-  done
+  # shellcheck disable=SC2086
+  unset $PLATFORM_VARIABLES
   export BASH_ENV=/etc/gpucloud/session-env.sh
 }
 

@@ -12,7 +12,15 @@ RUN=/run/gpucloud
 
 log "容器 ${HOSTNAME:-$(hostname)} 启动 (gpucloud init)"
 umask 022
-[ -d "$RUN" ] || mkdir -p "$RUN" 2>/dev/null || { RUN=/tmp/gpucloud && mkdir -p "$RUN"; }
+# Until the SSH server answers, every process is milliseconds of a start the user waits for:
+# the steps before it use shell builtins where they can, and one mkdir makes every folder they
+# need (the runtime folder, the host keys', root's .ssh).
+KEYS=/etc/gpucloud/ssh
+account_home
+if [ ! -d "$RUN" ] || [ ! -d "$KEYS" ] || [ ! -d "$home/.ssh" ]; then
+  mkdir -p -m 700 "$RUN" "$KEYS" "$home/.ssh" 2>/dev/null
+fi
+[ -d "$RUN" ] || { RUN=/tmp/gpucloud && mkdir -p "$RUN"; }
 for stale in "$RUN"/*.pid "$RUN"/*.supervisor "$RUN"/*.state; do
   if [ -e "$stale" ]; then
     rm -f "$RUN"/*.pid "$RUN"/*.supervisor "$RUN"/*.state
@@ -21,42 +29,50 @@ for stale in "$RUN"/*.pid "$RUN"/*.supervisor "$RUN"/*.state; do
 done
 
 # Host keys live in the container's own filesystem: a stop/start or a recreate (the commit
-# carries them) keeps the fingerprint users accepted. Ed25519 and ECDSA (every client since
-# OpenSSH 6.5 and PuTTY 0.68): made in milliseconds, where an RSA key would hold the first
-# start up by half a second. Made beside the account set-up, which does not need them.
-KEYS=/etc/gpucloud/ssh
-make_host_keys() {
+# carries them) keeps the fingerprint users accepted. At the first start they are the ones the
+# agent staged, copied in. A container started without staged keys gets Ed25519 and ECDSA keys
+# made here, which every client since OpenSSH 6.5 and PuTTY 0.68 takes (an RSA key would hold
+# the first start up by half a second).
+have_keys() { [ -s "$1/dropbear_ed25519_host_key" ] && [ -s "$1/dropbear_ecdsa_host_key" ]; }
+install_host_keys() {
+  have_keys "$KEYS" && return
+  if have_keys "$STAGED"; then
+    cp "$STAGED/dropbear_ed25519_host_key" "$STAGED/dropbear_ecdsa_host_key" "$KEYS/" && return
+  fi
   for type in ed25519 ecdsa; do
     [ -s "$KEYS/dropbear_${type}_host_key" ] && continue
-    [ -d "$KEYS" ] || mkdir -p -m 700 "$KEYS"
     "$T/bin/dropbearkey" -t "$type" -f "$KEYS/dropbear_${type}_host_key" >/dev/null 2>&1 ||
       log "生成 $type 主机密钥失败"
   done
 }
-if [ -s "$KEYS/dropbear_ed25519_host_key" ] && [ -s "$KEYS/dropbear_ecdsa_host_key" ]; then
-  keys_made=
-else
-  make_host_keys &
-  keys_made=$!
-fi
+
+# sftp (and scp, which speaks sftp) runs the server's compiled-in sftp-server path; the legacy
+# scp protocol runs `scp -t` on the server: ours where the image has none.
+link_tools() {
+  if [ ! -e /usr/lib/sftp-server ] && [ ! -L /usr/lib/sftp-server ]; then
+    mkdir -p /usr/lib && ln -s "$T/libexec/sftp-server" /usr/lib/sftp-server
+  fi
+  if ! command -v scp >/dev/null 2>&1; then
+    mkdir -p /usr/local/bin && ln -sf "$T/bin/scp" /usr/local/bin/scp
+  fi
+}
 
 prepare_machine() {
   prepare_account
   apply_staged_access
 }
+
+# What the SSH server needs runs side by side (two processors make the first banner come
+# sooner), and all of it is done before the server starts: its first login finds the account,
+# the keys, the environment and the tools in place.
+install_host_keys &
+keys_job=$!
+save_environment &
+environment_job=$!
+link_tools &
+tools_job=$!
 with_lock prepare_machine
-save_environment
-[ -z "$keys_made" ] || wait "$keys_made"
-
-# sftp (and scp, which speaks sftp) runs the server's compiled-in sftp-server path.
-if [ ! -e /usr/lib/sftp-server ] && [ ! -L /usr/lib/sftp-server ]; then
-  mkdir -p /usr/lib && ln -s "$T/libexec/sftp-server" /usr/lib/sftp-server
-fi
-
-# The legacy scp protocol runs `scp -t` on the server: ours where the image has none.
-if ! command -v scp >/dev/null 2>&1; then
-  mkdir -p /usr/local/bin && ln -sf "$T/bin/scp" /usr/local/bin/scp
-fi
+wait "$keys_job" "$environment_job" "$tools_job"
 
 SSH_PORT=${GPUCLOUD_SSH_PORT:-22}
 run_sshd() {

@@ -3,10 +3,13 @@
 // config) into a host folder of that container, bind-mounted read-only at /.gpucloud/staged.
 // Our init applies them before it starts the SSH server, so the first banner already accepts
 // the user's login: no docker exec to wait for after the start, and the plain password is never
-// written anywhere. The agent empties the folder once the start is over.
+// written anywhere. Host keys for Dropbear come with every start (host-keys.ts); the init takes
+// them only at the first, when the container has none. The agent empties the folder once the
+// start is over.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Access } from './container-access.js';
+import { dropbearHostKeys } from './host-keys.js';
 import { jupyterConfigs } from './jupyter-access.js';
 import { sha512Crypt } from './sha512-crypt.js';
 import { TOOLBOX_MOUNT } from './toolbox.js';
@@ -33,7 +36,11 @@ export class StagedAccess {
   async write(containerId: string, access: Access): Promise<void> {
     const dir = await this.prepare(containerId);
     await this.clear(containerId);
-    const files: Array<[string, string, number]> = [];
+    const files: Array<[string, string | Buffer, number]> = dropbearHostKeys().map(([name, key]) => [
+      name,
+      key,
+      0o600,
+    ]);
     if (access.authorizedKeys.length > 0) {
       files.push(['authorized_keys', `${access.authorizedKeys.join('\n')}\n`, 0o600]);
     }
