@@ -16,6 +16,7 @@ import { CatalogueService } from './modules/catalogue/service.js';
 import { CloudProductsRepository } from './modules/cloud-products/repository.js';
 import { CloudProductsService } from './modules/cloud-products/service.js';
 import { Allocator } from './modules/containers/allocator.js';
+import { ContainerChanges } from './modules/containers/changes.js';
 import { ContainerConfigService } from './modules/containers/config-service.js';
 import { PurchaseService } from './modules/containers/purchase-service.js';
 import { ContainersRepository } from './modules/containers/repository.js';
@@ -66,6 +67,7 @@ export function buildServices(config: Config, knex: Knex, log: Logger) {
   });
   const { auth } = accounts;
   const containersRepo = new ContainersRepository(knex);
+  const containerChanges = new ContainerChanges(config.databaseUrl, log);
   const volumesRepo = new VolumesRepository(knex);
   const nodesRepo = new NodesRepository(knex);
   const nodes = new NodesService(nodesRepo, agents, {
@@ -102,6 +104,7 @@ export function buildServices(config: Config, knex: Knex, log: Logger) {
     storage,
     log,
     billing: billing.containerHooks,
+    changes: containerChanges,
   });
   const purchases = new PurchaseService({
     knex,
@@ -137,6 +140,7 @@ export function buildServices(config: Config, knex: Knex, log: Logger) {
   });
   return {
     agents,
+    containerChanges,
     users,
     auth,
     accounts,
@@ -193,6 +197,10 @@ export async function startControlPlane(
     }
   }
 
+  // Without it status requests still wait, re-reading every second.
+  await services.containerChanges
+    .start()
+    .catch((err) => log('container changes are not announced (LISTEN failed)', err));
   const app = createApp({ ...services, webDist: config.webDist, log });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(config.port, config.host, () => resolve(s));
@@ -231,6 +239,7 @@ export async function startControlPlane(
       await services.purchases.settled();
       await services.nodeImages.settled();
       services.agents.close();
+      await services.containerChanges.close();
       await knex.destroy();
     },
   };

@@ -48,7 +48,15 @@ const quiet = (m: string, e?: unknown) => {
 };
 
 export async function startTestControlPlane(overrides: Partial<Config> = {}): Promise<RunningControlPlane> {
-  return startControlPlane(testConfig(await createTestDatabase(), overrides), quiet);
+  return startControlPlaneOn(await createTestDatabase(), overrides);
+}
+
+/** A control plane on a database the caller made (with createTestDatabase) and may use too. */
+export function startControlPlaneOn(
+  databaseUrl: string,
+  overrides: Partial<Config> = {},
+): Promise<RunningControlPlane> {
+  return startControlPlane(testConfig(databaseUrl, overrides), quiet);
 }
 
 /** Requests that buy a container: the market's purchase, the app market's deploy, MCP's create. */

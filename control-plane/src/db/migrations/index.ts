@@ -9,6 +9,7 @@ import * as containerStateClock from './20261121000041_container_state_clock.js'
 import * as containerJupyter from './20261124000050_container_jupyter.js';
 import * as containerPull from './20261124000051_container_pull.js';
 import * as nodeImages from './20261124000052_node_images.js';
+import * as containerChanges from './20261124000053_container_changes.js';
 
 /**
  * Every migration, in order. Listed statically (instead of read from the folder) so they load
@@ -25,6 +26,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261124000050_container_jupyter': containerJupyter,
   '20261124000051_container_pull': containerPull,
   '20261124000052_node_images': nodeImages,
+  '20261124000053_container_changes': containerChanges,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -10,10 +10,12 @@ import {
   purchaseSchema,
   resetPasswordSchema,
   startSchema,
+  statusQuery,
   updateMountsSchema,
   updatePortsSchema,
 } from './schema.js';
 import type { ContainersService } from './service.js';
+import type { ContainerView } from './view.js';
 
 export function containerId(value: string | undefined): string {
   if (!value || !/^c-[a-z0-9]{6,24}$/.test(value)) throw badRequest('无效的容器编号', 'BAD_ID');
@@ -51,7 +53,18 @@ export function containerRoutes({
   });
 
   router.get('/containers/:id/status', requireUser, async (ctx) => {
-    const view = await containers.get(currentUser(ctx), containerId(ctx.params.id));
+    const query = parse(statusQuery, ctx.query);
+    const id = containerId(ctx.params.id);
+    let view: ContainerView;
+    if (query.while && query.wait > 0) {
+      // Waits for a change (the console's watch of a starting container); ends with the client.
+      const gone = new AbortController();
+      ctx.req.once('close', () => gone.abort());
+      const known = { status: query.while, pullProgress: query.progress };
+      view = await containers.waitForChange(currentUser(ctx), id, known, query.wait * 1000, gone.signal);
+    } else {
+      view = await containers.get(currentUser(ctx), id);
+    }
     ctx.body = { status: view.status, pull_progress: view.pull_progress };
   });
 

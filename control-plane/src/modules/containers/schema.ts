@@ -140,3 +140,21 @@ export const startSchema = z
   .object({ no_gpu: z.boolean().optional().default(false) })
   .optional()
   .default({ no_gpu: false });
+
+/** The longest a status request waits for a change (GET /api/containers/{id}/status?wait=). */
+export const MAX_STATUS_WAIT_SECONDS = 30;
+
+/**
+ * GET /api/containers/{id}/status: with `while` (the status the caller shows) and `wait`
+ * (seconds), the answer comes once the status differs, or the pull percentage differs from
+ * `progress` where given, or the time is up.
+ */
+export const statusQuery = z.object({
+  while: z.string().trim().min(1).max(32).optional(),
+  progress: z.coerce.number().int().min(0, '进度为 0-100').max(100, '进度为 0-100').optional(),
+  wait: z.coerce
+    .number()
+    .min(0, `等待时间为 0-${MAX_STATUS_WAIT_SECONDS} 秒`)
+    .max(MAX_STATUS_WAIT_SECONDS, `等待时间为 0-${MAX_STATUS_WAIT_SECONDS} 秒`)
+    .default(0),
+});

@@ -11,6 +11,7 @@ import type { StorageService } from '../storage/service.js';
 import { authorizedKeys, type UsersService } from '../users/service.js';
 import type { Allocator } from './allocator.js';
 import type { ContainerBilling } from './billing-hooks.js';
+import type { ContainerChanges } from './changes.js';
 import {
   type ContainerRecord,
   type ContainerStatus,
@@ -33,7 +34,19 @@ export interface ContainersDeps {
   log: (message: string, err?: unknown) => void;
   /** Money: start checks and the metering of running time (the billing module). */
   billing?: ContainerBilling;
+  /** Announces status changes (a status request may wait for one). */
+  changes?: ContainerChanges;
 }
+
+/** What a waiting status request already knows. */
+export interface KnownStatus {
+  status: string;
+  /** Where it knows the pull's percentage: a new percentage answers too. */
+  pullProgress?: number;
+}
+
+/** A waiting request reads the row again at least this often (a lost notification, a replica's). */
+const STATUS_RECHECK_MS = 1000;
 
 export interface ActorOptions {
   /** An admin acting on any user's container. */
@@ -49,6 +62,22 @@ function sameSet(a: string[], b: string[]): boolean {
 /** Hourly containers give their GPUs back while stopped; prepaid ones keep what was paid for. */
 export function releasesGpusWhenStopped(c: Pick<ContainerRecord, 'billing_type'>): boolean {
   return c.billing_type === 'hourly';
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Resolves at the first of `promises`, or when `signal` aborts. */
+function waitForAny(promises: Array<Promise<void> | undefined>, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    signal?.addEventListener('abort', done);
+    for (const p of promises) p?.then(done);
+  });
 }
 
 /** Listing containers and their lifecycle: start (re-allocating GPUs), stop, destroy. */
@@ -90,6 +119,36 @@ export class ContainersService {
 
   async get(actor: AuthUser, id: string, opts: ActorOptions = {}): Promise<ContainerView> {
     return containerView(await this.require(actor, id, opts), this.d.secrets);
+  }
+
+  /**
+   * The container once its status (or pull percentage) differs from what the caller knows, or
+   * after `waitMs`, whichever comes first: a console learns of 运行中 the moment it happens,
+   * without polling. Ends early when `signal` aborts (the caller went away).
+   */
+  async waitForChange(
+    actor: AuthUser,
+    id: string,
+    known: KnownStatus,
+    waitMs: number,
+    signal?: AbortSignal,
+  ): Promise<ContainerView> {
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      // Watching before reading: a change between the two is not missed.
+      const watch = this.d.changes?.watch(id);
+      try {
+        const view = await this.get(actor, id);
+        const changed =
+          view.status !== known.status ||
+          (known.pullProgress !== undefined && view.pull_progress !== known.pullProgress);
+        const left = deadline - Date.now();
+        if (changed || left <= 0 || signal?.aborted) return view;
+        await waitForAny([watch?.changed, delay(Math.min(left, STATUS_RECHECK_MS))], signal);
+      } finally {
+        watch?.close();
+      }
+    }
   }
 
   /** A live container and its node, for operations that need the agent. */

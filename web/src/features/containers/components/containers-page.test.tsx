@@ -101,6 +101,29 @@ describe('my containers', () => {
     expect(findButtons(row, '停止')).toHaveLength(0);
   });
 
+  it('a starting container turns 运行中 as soon as the held status request answers, not at the next poll', async () => {
+    let status = 'starting';
+    const { requests } = fakeServer({
+      'GET /api/containers': () => ({
+        body: { items: [{ ...base, container_id: 'c-new', status }], total: 1 },
+      }),
+      // The server holds this request until the container changes; here it has just changed.
+      'GET /api/containers/c-new/status': () => {
+        status = 'running';
+        return { body: { status: 'running', pull_progress: null } };
+      },
+    });
+    renderRoutes(routes, '/user/containers');
+    const row = await screen.findByTestId('container-row-c-new');
+    const asked = Date.now();
+    await waitFor(() => expect(within(row).getByText('运行中')).toBeTruthy(), { timeout: 4000 });
+    // Well before the 5 s poll would have fetched the list again.
+    expect(Date.now() - asked).toBeLessThan(4000);
+    const watch = requests.find((r) => r.path === '/api/containers/c-new/status');
+    expect(watch?.search.get('while')).toBe('starting');
+    expect(watch?.search.get('wait')).toBe('5');
+  });
+
   it('a container whose pull failed shows 失败 with the reason', async () => {
     const reason = '镜像拉取失败 (pull image pytorch/pytorch:9: manifest unknown)';
     fakeServer({

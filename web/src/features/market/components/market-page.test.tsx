@@ -183,9 +183,9 @@ describe('light-instance market', () => {
     fireEvent.click(screen.getByTestId('buy-3'));
     await screen.findByText('创建实例');
     await waitFor(() =>
-      expect([...document.querySelectorAll('.ant-select-selection-item')].map((e) => e.textContent)).toContain(
-        '2.1（CUDA 12.1） · 已缓存，秒级启动',
-      ),
+      expect(
+        [...document.querySelectorAll('.ant-select-selection-item')].map((e) => e.textContent),
+      ).toContain('2.1（CUDA 12.1） · 已缓存，秒级启动'),
     );
   });
 });
