@@ -1,5 +1,5 @@
 import * as grpc from '@grpc/grpc-js';
-import { AppError } from '../framework/errors.js';
+import { AppError, internalError } from '../framework/errors.js';
 import { AgentCallError } from './agent-client.js';
 
 /**
@@ -8,23 +8,25 @@ import { AgentCallError } from './agent-client.js';
  * when nothing more specific is known.
  */
 export function agentError(err: unknown, action: string): AppError {
-  if (!(err instanceof AgentCallError))
-    return err instanceof AppError ? err : new AppError(500, 'INTERNAL', action);
+  if (err instanceof AppError) return err;
+  // Not the node's answer (a database error, a bug): a 500 that keeps its cause for the log.
+  if (!(err instanceof AgentCallError)) return internalError(err);
   const said = err.details.trim();
+  const cause = { cause: err };
   switch (err.code) {
     case grpc.status.UNAVAILABLE:
     case grpc.status.DEADLINE_EXCEEDED:
-      return new AppError(503, 'NODE_UNREACHABLE', '无法连接节点，请稍后重试');
+      return new AppError(503, 'NODE_UNREACHABLE', '无法连接节点，请稍后重试', cause);
     case grpc.status.UNAUTHENTICATED:
-      return new AppError(502, 'NODE_TOKEN_REJECTED', '节点拒绝了控制面的令牌');
+      return new AppError(502, 'NODE_TOKEN_REJECTED', '节点拒绝了控制面的令牌', cause);
     case grpc.status.NOT_FOUND:
-      return new AppError(404, 'NOT_FOUND_ON_NODE', said || '节点上不存在该资源');
+      return new AppError(404, 'NOT_FOUND_ON_NODE', said || '节点上不存在该资源', cause);
     case grpc.status.INVALID_ARGUMENT:
-      return new AppError(400, 'REJECTED_BY_NODE', said || action);
+      return new AppError(400, 'REJECTED_BY_NODE', said || action, cause);
     case grpc.status.FAILED_PRECONDITION:
     case grpc.status.ALREADY_EXISTS:
-      return new AppError(409, 'REJECTED_BY_NODE', said || action);
+      return new AppError(409, 'REJECTED_BY_NODE', said || action, cause);
     default:
-      return new AppError(502, 'NODE_ERROR', said || action);
+      return new AppError(502, 'NODE_ERROR', said || action, cause);
   }
 }

@@ -76,9 +76,15 @@ export class CatalogueService {
   }
 
   async version(frameworkId: number, versionId: number): Promise<FrameworkVersionView> {
+    const v = await this.findVersion(frameworkId, versionId);
+    if (!v) throw notFound('框架版本不存在');
+    return v;
+  }
+
+  /** The version of that framework; undefined when there is none. */
+  async findVersion(frameworkId: number, versionId: number): Promise<FrameworkVersionView | undefined> {
     const v = await this.repo.version(versionId);
-    if (!v || v.framework_id !== frameworkId) throw notFound('框架版本不存在');
-    return versionView(v);
+    return v && v.framework_id === frameworkId ? versionView(v) : undefined;
   }
 
   async images(filter: { category?: string | undefined; search?: string | undefined } = {}) {

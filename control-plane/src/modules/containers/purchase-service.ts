@@ -240,6 +240,7 @@ export class PurchaseService {
   }): Promise<void> {
     const { id, node, spec } = p;
     const agent = this.d.agents.get(node);
+    let created = false;
     try {
       // A node that holds the image (warm) goes straight to the create, which still pulls an
       // image removed since without a word; any other pulls first, with its progress shown.
@@ -253,6 +254,7 @@ export class PurchaseService {
         authorizedKeys: p.keys,
         start: true,
       });
+      created = true;
       const status = statusFromAgent(info);
       const startError = info.startError || (status === 'running' ? null : '容器未能启动');
       const applied = await this.d.repo.settleProvisioning(id, {
@@ -280,7 +282,14 @@ export class PurchaseService {
       }
     } catch (err) {
       const reason = agentError(err, '创建容器失败').detail;
-      this.d.log(`purchase ${id} on ${node.name} failed: ${reason}`);
+      this.d.log(`purchase ${id} on ${node.name} failed: ${reason}`, err);
+      const cleanup = () =>
+        agent.removeContainer(id).catch((e) => this.d.log(`cleanup of ${id} on ${node.name} failed`, e));
+      // What the node made goes first: its GPUs and ports are about to be freed, and nothing may
+      // run on the node unrecorded. One it may have made before its answer was lost is removed
+      // too, without waiting on a node that does not answer.
+      if (created) await cleanup();
+      else if (err instanceof AgentCallError && err.unreachable) void cleanup();
       const failed = await this.d.knex.transaction(async (trx) => {
         const changed = await this.d.repo.settleProvisioning(
           id,
@@ -292,10 +301,6 @@ export class PurchaseService {
       });
       if (failed && p.orderId !== undefined) {
         await this.d.billing?.purchaseFailed(p.orderId).catch((e) => this.d.log(`refund of ${id} failed`, e));
-      }
-      if (err instanceof AgentCallError && err.unreachable) {
-        // The agent may have created it before the answer was lost: remove it, never orphan it.
-        agent.removeContainer(id).catch((e) => this.d.log(`cleanup of ${id} on ${node.name} failed`, e));
       }
     }
   }
@@ -326,9 +331,8 @@ export class PurchaseService {
     product: CloudProductRecord,
     input: PurchaseInput,
   ): Promise<FrameworkVersionView> {
-    const version = await this.d.catalogue.version(input.framework, input.frameworkVersion).catch(() => {
-      throw badRequest('请选择版本', 'VERSION_NOT_FOUND');
-    });
+    const version = await this.d.catalogue.findVersion(input.framework, input.frameworkVersion);
+    if (!version) throw badRequest('请选择版本', 'VERSION_NOT_FOUND');
     const windowsServer = product.server_config.system_gpu_type === 'windows';
     if ((version.system_type === 'windows') !== windowsServer) {
       throw badRequest(

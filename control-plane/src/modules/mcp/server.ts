@@ -50,6 +50,7 @@ export function buildMcpServer(
       };
     } catch (err) {
       if (err instanceof AppError) {
+        if (err.unexpected) log(`MCP tool ${action} failed (${err.status} ${err.code})`, err.cause ?? err);
         return {
           isError: true,
           content: [{ type: 'text', text: `${action}：${err.detail}（${err.code}）` }],

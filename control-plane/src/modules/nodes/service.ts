@@ -189,9 +189,14 @@ export class NodesService {
   }
 
   async require(id: number): Promise<NodeRow> {
-    const row = await this.repo.findById(id);
+    const row = await this.find(id);
     if (!row) throw notFound('节点不存在');
     return row;
+  }
+
+  /** The node; undefined when there is none. */
+  find(id: number): Promise<NodeRow | undefined> {
+    return this.repo.findById(id);
   }
 
   async listViews(): Promise<NodeView[]> {

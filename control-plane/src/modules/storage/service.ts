@@ -78,9 +78,8 @@ export class StorageService {
 
   private async nodeFor(nodeId: number | undefined): Promise<NodeRow> {
     if (nodeId !== undefined) {
-      const node = await this.d.nodes.require(nodeId).catch(() => {
-        throw badRequest('存储节点不存在', 'NODE_NOT_FOUND');
-      });
+      const node = await this.d.nodes.find(nodeId);
+      if (!node) throw badRequest('存储节点不存在', 'NODE_NOT_FOUND');
       return node;
     }
     const online = (await this.nodes()).at(0);
