@@ -94,7 +94,6 @@ export function buildAccounts(d: AccountsDeps) {
       users,
       sessions: auth,
       publicUrl: config.publicUrl,
-      log: d.log,
     }),
     adminUsers: new AdminUsersService({
       users,

@@ -30,7 +30,6 @@ export interface WechatDeps {
   sessions: { sessionFor(user: User): Promise<LoginResult> };
   /** PUBLIC_URL; else the origin of the request that starts the flow. */
   publicUrl: string | undefined;
-  log: (message: string, err?: unknown) => void;
 }
 
 /** WeChat QR login and account binding (OAuth2 authorization code with a signed state). */
@@ -92,8 +91,8 @@ export class WechatService {
       return await this.d.provider.exchange(code);
     } catch (err) {
       if (err instanceof WechatCodeUsedError) throw badRequest(MSG_WECHAT_CODE_USED, 'WECHAT_CODE_USED');
-      this.d.log('wechat code exchange failed', err);
-      throw new AppError(502, 'WECHAT_LOGIN_FAILED', MSG_WECHAT_FAILED);
+      // Logged with its cause by the error middleware.
+      throw new AppError(502, 'WECHAT_LOGIN_FAILED', MSG_WECHAT_FAILED, { cause: err });
     }
   }
 }

@@ -101,7 +101,7 @@ describe('WeChat QR login against the open platform', () => {
       state: await startLogin(api),
     });
     expect(unknown.status).toBe(502);
-    expect(unknown.body).toEqual({ detail: '微信登录失败', code: 'WECHAT_LOGIN_FAILED' });
+    expect(unknown.body).toMatchObject({ detail: '微信登录失败', code: 'WECHAT_LOGIN_FAILED' });
   });
 
   it('a forged or expired state is refused before WeChat is asked', async () => {
