@@ -3,11 +3,11 @@ import type { AddressInfo } from 'node:net';
 import type { Knex } from 'knex';
 import { buildAccounts, containerSummaries } from './accounts.js';
 import { AgentPool } from './agents/agent-pool.js';
-import { NodeMonitor } from './agents/node-monitor.js';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
 import { createKnex, migrateLatest } from './db/knex.js';
 import { SecretBox } from './framework/secret-box.js';
+import { buildJobs, type Jobs } from './jobs/index.js';
 import { AppsService } from './modules/apps/service.js';
 import { buildBilling } from './modules/billing/build.js';
 import { CatalogueRepository } from './modules/catalogue/repository.js';
@@ -24,7 +24,7 @@ import { ContainersService } from './modules/containers/service.js';
 import { McpService } from './modules/mcp/service.js';
 import { NodeImagesService } from './modules/nodes/images.js';
 import { NodesRepository } from './modules/nodes/repository.js';
-import { GPU_SAMPLE_BUCKET_MS, NodesService } from './modules/nodes/service.js';
+import { NodesService } from './modules/nodes/service.js';
 import { VolumesRepository } from './modules/storage/repository.js';
 import { StorageService } from './modules/storage/service.js';
 import { UsersRepository } from './modules/users/repository.js';
@@ -41,16 +41,11 @@ export const consoleLogger: Logger = (message, err) => {
 export function buildServices(config: Config, knex: Knex, log: Logger) {
   const agents = new AgentPool({ callTimeoutMs: config.agentCallTimeoutMs, tls: config.agentTls });
   const secrets = new SecretBox(config.secretKey);
-  // Money needs only the database here; the containers and messages it uses come later (lazily).
-  const system = { id: 0, username: 'system', nickname: null, isAdmin: true };
+  // Money needs only the database here; the messages it sends come later (lazily).
   const billing = buildBilling({
     settings: config,
     knex,
     notifier: { sendNotice: (p) => accounts.messages.sendNotice(p) },
-    containers: () => ({
-      stop: async (id) => void (await containers.stop(system, id, { admin: true })),
-      destroy: (id) => containers.destroy(system, id, { admin: true }),
-    }),
     log,
   });
   const users = new UsersService(new UsersRepository(knex), {
@@ -164,6 +159,8 @@ export interface RunningControlPlane {
   url: string;
   knex: Knex;
   services: ReturnType<typeof buildServices>;
+  /** Every timer: settlement, the container lifecycle, the node monitor (src/jobs). */
+  jobs: Jobs;
   /** The admin password when this start generated it. */
   generatedAdminPassword: string | undefined;
   close(): Promise<void>;
@@ -206,16 +203,8 @@ export async function startControlPlane(
     const s = app.listen(config.port, config.host, () => resolve(s));
   });
   const port = (server.address() as AddressInfo).port;
-  const monitor = new NodeMonitor(services.nodes, services.containers, services.agents, {
-    heartbeatIntervalMs: config.heartbeatIntervalMs,
-    offlineAfterMs: config.nodeOfflineAfterMs,
-    syncIntervalMs: config.monitorSyncIntervalMs,
-    gpuSampleIntervalMs: GPU_SAMPLE_BUCKET_MS,
-    images: services.nodeImages,
-    log,
-  });
-  monitor.start();
-  await services.billing.jobs?.start();
+  const jobs = buildJobs(services, config, log);
+  await jobs.start();
   if (services.billing.payments.providerKind === 'sandbox') {
     log(
       'WeChat Pay is not configured: top-ups use the sandbox payment page (set WECHAT_PAY_* for real payments)',
@@ -228,9 +217,9 @@ export async function startControlPlane(
     knex,
     services,
     generatedAdminPassword: generatedPassword,
+    jobs,
     async close() {
-      monitor.stop();
-      await services.billing.jobs?.stop();
+      await jobs.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections?.();

@@ -31,7 +31,7 @@ async function user(name: string): Promise<ApiClient> {
   return api;
 }
 
-const settle = () => cp.services.billing.jobs?.settle(slot++) ?? Promise.resolve(false);
+const settle = () => cp.jobs.settlement?.settle(slot++) ?? Promise.resolve(false);
 const balance = async (api: ApiClient) =>
   (await api.request<{ balance: number }>('GET', '/api/billing/balance')).body.balance;
 async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 30_000): Promise<T> {

@@ -1,4 +1,4 @@
-import { PROVISIONING } from '../src/modules/containers/repository.js';
+import { PROVISIONING } from '../src/modules/containers/status.js';
 import type { RunningControlPlane } from '../src/platform.js';
 import type { TestAgent } from './agents.js';
 import { ADMIN, ApiClient } from './harness.js';

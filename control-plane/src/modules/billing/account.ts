@@ -45,6 +45,29 @@ export class AccountService {
     return this.balance(userId);
   }
 
+  /**
+   * Of these users, those whose balance fell below their alert threshold (still above zero) and
+   * who were not warned since it did: marked warned now, and returned to be warned.
+   */
+  flagLowBalances(
+    userIds: number[],
+  ): Promise<{ id: number; balance_fen: number; alert_threshold_fen: number }[]> {
+    if (userIds.length === 0) return Promise.resolve([]);
+    return this.knex('users')
+      .whereIn('id', userIds)
+      .whereNull('balance_alert_sent_at')
+      .whereRaw('balance_fen < alert_threshold_fen')
+      .where('balance_fen', '>', 0)
+      .update({ balance_alert_sent_at: new Date() })
+      .returning(['id', 'balance_fen', 'alert_threshold_fen']);
+  }
+
+  /** Of these users, those with nothing left (balance at or below zero). */
+  async exhausted(userIds: number[]): Promise<number[]> {
+    if (userIds.length === 0) return [];
+    return this.knex('users').whereIn('id', userIds).where('balance_fen', '<=', 0).pluck('id');
+  }
+
   /** The new user's trial credit, booked with the user's row (registration's transaction). */
   async grantTrialCredit(trx: Knex.Transaction, userId: number): Promise<void> {
     if (this.d.newUserCreditFen <= 0) return;

@@ -1,4 +1,3 @@
-import { hostname } from 'node:os';
 import type Router from '@koa/router';
 import type { Knex } from 'knex';
 import type { BillingSettings } from '../../billing-settings.js';
@@ -8,7 +7,6 @@ import { billingAdminRoutes } from './admin-routes.js';
 import { ContainerBillingHooks } from './container-billing.js';
 import { CouponsService } from './coupons.js';
 import { InvoicesService } from './invoices.js';
-import { BillingJobs, type ContainerActions } from './jobs.js';
 import { Ledger } from './ledger.js';
 import { Metering } from './metering.js';
 import { Notices, type Notifier } from './notices.js';
@@ -20,6 +18,7 @@ import { RecordsRepository } from './records.js';
 import { RenewalsService } from './renewals.js';
 import { billingRoutes, commerceRoutes, paymentCallbackRoutes } from './routes.js';
 import { SandboxPayProvider } from './sandbox-pay.js';
+import { SettlementRuns } from './settlement-runs.js';
 import { type PayProvider, WechatPayV3 } from './wechat-pay.js';
 
 export const DEFAULT_NEW_USER_CREDIT_FEN = 2000;
@@ -29,12 +28,10 @@ export interface BillingDeps {
   settings: BillingSettings & { publicUrl?: string | undefined; databaseUrl: string };
   knex: Knex;
   notifier: Notifier;
-  /** The containers module acting as the system (stops at zero balance or expiry, releases). */
-  containers: () => ContainerActions;
   log: (message: string, err?: unknown) => void;
 }
 
-/** Money: one part of the object graph (ledger, payments, orders, metering, invoices, coupons, jobs). */
+/** Money: one part of the object graph (ledger, payments, orders, metering, invoices, coupons). Its timers are in src/jobs. */
 export function buildBilling(d: BillingDeps) {
   const { knex, settings, log } = d;
   const ledger = new Ledger(knex);
@@ -58,20 +55,6 @@ export function buildBilling(d: BillingDeps) {
     coupons,
     newUserCreditFen: settings.newUserCreditFen ?? DEFAULT_NEW_USER_CREDIT_FEN,
   });
-  const jobs =
-    settings.billingJobs === false
-      ? undefined
-      : new BillingJobs({
-          knex,
-          databaseUrl: settings.databaseUrl,
-          metering,
-          notices,
-          payments,
-          containers: d.containers,
-          intervalMs: settings.meteringIntervalMs ?? DEFAULT_METERING_INTERVAL_MS,
-          replica: `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`,
-          log,
-        });
   return {
     ledger,
     account,
@@ -85,7 +68,7 @@ export function buildBilling(d: BillingDeps) {
     renewals: new RenewalsService({ ledger, orders, payments }),
     invoices: new InvoicesService(knex, ordersRepo),
     containerHooks: new ContainerBillingHooks({ ledger, orders, ordersRepo, metering }),
-    jobs,
+    settlementRuns: new SettlementRuns(knex),
     log,
   };
 }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { ACTIVE, HALTED, PROVISIONING } from './status.js';
 
 export type ContainerStatus =
   /** Recorded and paid; the node creates and starts it (shown as starting). */
@@ -12,9 +13,6 @@ export type ContainerStatus =
   | 'failed'
   | 'not_found'
   | 'deleted';
-
-/** A purchase the node is still provisioning: no Docker container to report yet (or not ours to settle). */
-export const PROVISIONING: ContainerStatus[] = ['creating', 'pulling'];
 
 export interface PortMapping {
   name: string;
@@ -295,6 +293,57 @@ export class ContainersRepository {
       .whereIn('status', PROVISIONING)
       .update({ ...values, pull_progress: null, status_changed_at: new Date() });
     return n > 0;
+  }
+
+  // ------------------------------------------------------------------ the lifecycle jobs
+
+  /** Hourly containers of these users that run or start. */
+  async activeHourlyOf(userIds: number[]): Promise<string[]> {
+    if (userIds.length === 0) return [];
+    return this.knex('containers')
+      .whereIn('user_id', userIds)
+      .where('billing_type', 'hourly')
+      .whereIn('status', ACTIVE)
+      .pluck('id');
+  }
+
+  /** Prepaid containers that run or start after their paid time ended. */
+  prepaidDue(now: Date): Promise<string[]> {
+    return this.knex('containers')
+      .whereNot('billing_type', 'hourly')
+      .whereIn('status', ACTIVE)
+      .where('expires_at', '<=', now)
+      .pluck('id');
+  }
+
+  /** Prepaid containers not deleted whose paid time ends after `now` and by `until`. */
+  prepaidEndingBy(now: Date, until: Date): Promise<{ id: string; expires_at: Date }[]> {
+    return this.knex('containers')
+      .whereNot('billing_type', 'hourly')
+      .whereNot('status', 'deleted')
+      .where('expires_at', '>', now)
+      .where('expires_at', '<=', until)
+      .select('id', 'expires_at');
+  }
+
+  /** Hourly containers halted since `before` or earlier (since: the stop, else the creation). */
+  async hourlyHaltedSince(before: Date): Promise<{ id: string; since: Date }[]> {
+    return this.knex('containers')
+      .where('billing_type', 'hourly')
+      .whereIn('status', HALTED)
+      .whereRaw('coalesce(stopped_at, created_at) <= ?', [before])
+      .select('id', this.knex.raw('coalesce(stopped_at, created_at) as since'));
+  }
+
+  /** What the lifecycle jobs check before they act. */
+  lifecycle(
+    id: string,
+  ): Promise<
+    Pick<ContainerRow, 'status' | 'expires_at' | 'started_at' | 'stopped_at' | 'created_at'> | undefined
+  > {
+    return this.knex('containers')
+      .where({ id })
+      .first('status', 'expires_at', 'started_at', 'stopped_at', 'created_at');
   }
 
   async liveOnNode(nodeId: number): Promise<Pick<ContainerRow, 'id' | 'status'>[]> {

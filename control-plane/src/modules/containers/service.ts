@@ -12,13 +12,8 @@ import { authorizedKeys, type UsersService } from '../users/service.js';
 import type { Allocator } from './allocator.js';
 import type { ContainerBilling } from './billing-hooks.js';
 import type { ContainerChanges } from './changes.js';
-import {
-  type ContainerRecord,
-  type ContainerStatus,
-  type ContainersRepository,
-  PROVISIONING,
-} from './repository.js';
-import { statusFromAgent } from './status.js';
+import type { ContainerRecord, ContainerStatus, ContainersRepository } from './repository.js';
+import { PROVISIONING, statusFromAgent } from './status.js';
 import { type ContainerView, containerView } from './view.js';
 
 export interface ContainersDeps {
@@ -83,6 +78,20 @@ function waitForAny(promises: Array<Promise<void> | undefined>, signal?: AbortSi
 /** Listing containers and their lifecycle: start (re-allocating GPUs), stop, destroy. */
 export class ContainersService {
   constructor(private readonly d: ContainersDeps) {}
+
+  // ------------------------------------------------------------------ for the lifecycle jobs
+
+  /** What the container lifecycle jobs (src/jobs) read; they act through stop and destroy. */
+  get lifecycle() {
+    const repo = this.d.repo;
+    return {
+      activeHourlyOf: (userIds: number[]) => repo.activeHourlyOf(userIds),
+      prepaidDue: (now: Date) => repo.prepaidDue(now),
+      prepaidEndingBy: (now: Date, until: Date) => repo.prepaidEndingBy(now, until),
+      hourlyHaltedSince: (before: Date) => repo.hourlyHaltedSince(before),
+      state: (id: string) => repo.lifecycle(id),
+    };
+  }
 
   // ------------------------------------------------------------------ queries
 

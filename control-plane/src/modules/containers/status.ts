@@ -1,6 +1,13 @@
 import type { ContainerInfo__Output } from '@gpucloud/proto';
 import type { ContainerStatus } from './repository.js';
 
+/** A purchase the node is still provisioning: no Docker container to report yet (or not ours to settle). */
+export const PROVISIONING: ContainerStatus[] = ['creating', 'pulling'];
+/** Running, or on its way to running: metered, stopped at a zero balance or at the end of its paid time. */
+export const ACTIVE: ContainerStatus[] = ['running', 'starting'];
+/** Holds nothing that runs: an hourly one is released 3 days after it came to this. */
+export const HALTED: ContainerStatus[] = ['stopped', 'error', 'failed', 'not_found'];
+
 /**
  * The platform status of what the agent reports. 运行中 means reachable: a container Docker runs
  * whose SSH server does not answer yet is still starting.

@@ -1,11 +1,12 @@
 import type { AgentEvent__Output, ContainerInfo__Output } from '@gpucloud/proto';
 import * as grpc from '@grpc/grpc-js';
+import { AgentCallError } from '../agents/agent-client.js';
+import type { AgentPool } from '../agents/agent-pool.js';
 import type { ContainersService } from '../modules/containers/service.js';
 import { statusFromAgent } from '../modules/containers/status.js';
 import type { NodeRow } from '../modules/nodes/repository.js';
 import type { NodesService } from '../modules/nodes/service.js';
-import { AgentCallError } from './agent-client.js';
-import type { AgentPool } from './agent-pool.js';
+import type { Scheduler } from './scheduler.js';
 
 interface Subscription {
   key: string;
@@ -38,27 +39,24 @@ const LEAVING_ACTIONS = new Set(['create', 'kill', 'die', 'stop', 'oom', 'destro
 
 export class NodeMonitor {
   private readonly subs = new Map<number, Subscription>();
-  private syncTimer: NodeJS.Timeout | undefined;
   private stopped = false;
 
+  /** Syncs on the scheduler's start and every syncIntervalMs after. */
   constructor(
+    scheduler: Scheduler,
     private readonly nodes: NodesService,
     private readonly containers: ContainersService,
     private readonly agents: AgentPool,
     private readonly options: NodeMonitorOptions,
-  ) {}
-
-  start(): void {
-    const tick = () => {
-      this.sync().catch((err) => this.options.log('node monitor sync failed', err));
-    };
-    tick();
-    this.syncTimer = setInterval(tick, this.options.syncIntervalMs);
+  ) {
+    scheduler.every('node monitor sync', options.syncIntervalMs, () =>
+      this.stopped ? Promise.resolve() : this.sync(),
+    );
   }
 
+  /** Closes every node's stream (the scheduler's stop ends the syncs). */
   stop(): void {
     this.stopped = true;
-    if (this.syncTimer) clearInterval(this.syncTimer);
     for (const sub of this.subs.values()) this.close(sub);
     this.subs.clear();
   }

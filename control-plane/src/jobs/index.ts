@@ -1,0 +1,70 @@
+// Every timer of the control plane, on one scheduler: settlement and the container lifecycle
+// (queue jobs shared by the replicas; off with BILLING_JOBS=0) and the node monitor (each
+// replica follows every node). Each job calls module services through the narrow interfaces it
+// declares; platform.ts builds them here.
+import { hostname } from 'node:os';
+import type { Config } from '../config.js';
+import { DEFAULT_METERING_INTERVAL_MS } from '../modules/billing/build.js';
+import { GPU_SAMPLE_BUCKET_MS } from '../modules/nodes/service.js';
+import type { buildServices } from '../platform.js';
+import { ContainerLifecycleJobs } from './container-lifecycle.js';
+import { NodeMonitor } from './node-monitor.js';
+import { Scheduler } from './scheduler.js';
+import { SettlementJob } from './settlement.js';
+
+type Services = ReturnType<typeof buildServices>;
+type Log = (message: string, err?: unknown) => void;
+
+/** The system acting on containers (stops at zero balance or expiry, releases). */
+const SYSTEM = { id: 0, username: 'system', nickname: null, isAdmin: true };
+
+export function buildJobs(services: Services, config: Config, log: Log) {
+  const intervalMs = config.meteringIntervalMs ?? DEFAULT_METERING_INTERVAL_MS;
+  const scheduler = new Scheduler({
+    databaseUrl: config.databaseUrl,
+    log,
+    pollingIntervalSeconds: Math.max(0.5, Math.min(2, intervalMs / 2000)),
+  });
+  const { billing, containers } = services;
+  let settlement: SettlementJob | undefined;
+  if (config.billingJobs !== false) {
+    const lifecycle = new ContainerLifecycleJobs(scheduler, {
+      containers: {
+        ...containers.lifecycle,
+        stop: async (id) => void (await containers.stop(SYSTEM, id, { admin: true })),
+        destroy: (id) => containers.destroy(SYSTEM, id, { admin: true }),
+      },
+      balances: billing.account,
+      notices: billing.notices,
+    });
+    settlement = new SettlementJob(scheduler, {
+      metering: billing.metering,
+      runs: billing.settlementRuns,
+      payments: billing.payments,
+      lifecycle,
+      intervalMs,
+      replica: `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`,
+      log,
+    });
+  }
+  const monitor = new NodeMonitor(scheduler, services.nodes, containers, services.agents, {
+    heartbeatIntervalMs: config.heartbeatIntervalMs,
+    offlineAfterMs: config.nodeOfflineAfterMs,
+    syncIntervalMs: config.monitorSyncIntervalMs,
+    gpuSampleIntervalMs: GPU_SAMPLE_BUCKET_MS,
+    images: services.nodeImages,
+    log,
+  });
+  return {
+    /** Undefined with BILLING_JOBS=0 (tests that settle by hand still have it: see settle). */
+    settlement,
+    monitor,
+    start: () => scheduler.start(),
+    async stop() {
+      monitor.stop();
+      await scheduler.stop();
+    },
+  };
+}
+
+export type Jobs = ReturnType<typeof buildJobs>;
