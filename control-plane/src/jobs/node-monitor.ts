@@ -23,7 +23,7 @@ export interface NodeMonitorOptions {
   gpuSampleIntervalMs: number;
   log: (message: string, err?: unknown) => void;
   /** The nodes module's warm images: what a node holds is read again on every (re)connection. */
-  images?: { refresh(node: NodeRow): Promise<void> };
+  images: { refresh(node: NodeRow): Promise<void> };
 }
 
 /**

@@ -43,9 +43,9 @@ export interface PurchaseDeps {
   storage: StorageService;
   log: (message: string, err?: unknown) => void;
   /** Money: the order and charge of the purchase, in the allocation's transaction. */
-  billing?: ContainerBilling;
+  billing: ContainerBilling;
   /** What the node holds (the nodes module's warm images): a held image needs no pull. */
-  images?: {
+  images: {
     isPresent(nodeId: number, image: string): Promise<boolean>;
     refresh(node: NodeRow): Promise<void>;
   };
@@ -236,7 +236,7 @@ export class PurchaseService {
     spec: ContainerSpec;
     password: string;
     keys: string[];
-    orderId: number | undefined;
+    orderId: number;
   }): Promise<void> {
     const { id, node, spec } = p;
     const agent = this.d.agents.get(node);
@@ -244,7 +244,7 @@ export class PurchaseService {
     try {
       // A node that holds the image (warm) goes straight to the create, which still pulls an
       // image removed since without a word; any other pulls first, with its progress shown.
-      const warm = (await this.d.images?.isPresent(node.id, p.image)) ?? false;
+      const warm = await this.d.images.isPresent(node.id, p.image);
       if (!warm) {
         if (!(await this.pull(p))) return; // destroyed meanwhile
       }
@@ -272,12 +272,12 @@ export class PurchaseService {
       }
       if (status === 'running') {
         // A failure here is repaired by the next settlement (it opens missing meters).
-        await this.d.billing?.running(id).catch((e) => this.d.log(`metering of ${id} not opened`, e));
+        await this.d.billing.running(id).catch((e) => this.d.log(`metering of ${id} not opened`, e));
       }
       if (!warm) {
         // The node now holds the image: the market marks it, the next purchase skips the pull.
         await this.d.images
-          ?.refresh(node)
+          .refresh(node)
           .catch((e) => this.d.log(`images of node ${node.name} not listed`, e));
       }
     } catch (err) {
@@ -299,8 +299,8 @@ export class PurchaseService {
         if (changed) await this.d.repo.releaseAllocations(id, trx);
         return changed;
       });
-      if (failed && p.orderId !== undefined) {
-        await this.d.billing?.purchaseFailed(p.orderId).catch((e) => this.d.log(`refund of ${id} failed`, e));
+      if (failed) {
+        await this.d.billing.purchaseFailed(p.orderId).catch((e) => this.d.log(`refund of ${id} failed`, e));
       }
     }
   }
@@ -377,7 +377,7 @@ export class PurchaseService {
     password: string;
     totalFen: number;
     mounts: MountRequest[];
-  }): Promise<{ gpuIndices: number[]; ports: PortMapping[]; orderId: number | undefined }> {
+  }): Promise<{ gpuIndices: number[]; ports: PortMapping[]; orderId: number }> {
     const { allocator } = this.d;
     return allocator.withNodeLock(p.node.id, async (trx) => {
       const gpuIndices = await allocator.pickGpus(p.node, p.input.gpuCount, trx);
@@ -432,7 +432,7 @@ export class PurchaseService {
         trx,
       );
       // Charged in this transaction: a refused charge (402) allocates nothing.
-      const charge = await this.d.billing?.chargePurchase(trx, {
+      const charge = await this.d.billing.chargePurchase(trx, {
         userId: p.user.id,
         containerId: p.id,
         containerName: p.input.instanceName || p.id,
@@ -446,8 +446,8 @@ export class PurchaseService {
         gpuType: p.product.gpu_type,
         region: p.node.region,
       });
-      if (charge?.expiresAt) await this.d.repo.update(p.id, { expires_at: charge.expiresAt }, trx);
-      return { gpuIndices, ports, orderId: charge?.orderId };
+      if (charge.expiresAt) await this.d.repo.update(p.id, { expires_at: charge.expiresAt }, trx);
+      return { gpuIndices, ports, orderId: charge.orderId };
     });
   }
 }

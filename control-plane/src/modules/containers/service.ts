@@ -28,7 +28,7 @@ export interface ContainersDeps {
   storage: Pick<StorageService, 'agentMounts'>;
   log: (message: string, err?: unknown) => void;
   /** Money: start checks and the metering of running time (the billing module). */
-  billing?: ContainerBilling;
+  billing: ContainerBilling;
   /** Announces status changes (a status request may wait for one). */
   changes?: ContainerChanges;
 }
@@ -204,7 +204,7 @@ export class ContainersService {
     const { container: c, node } = await this.target(actor, id, opts);
     if (c.status === 'running') return containerView(c, this.d.secrets);
     if (node.status === 'offline') throw unavailable('节点离线，暂时无法启动', 'NODE_OFFLINE');
-    await this.d.billing?.beforeStart(c, Boolean(opts.noGpu));
+    await this.d.billing.beforeStart(c, Boolean(opts.noGpu));
 
     let devices = c.gpu_indices.map(String);
     let allocatedNow: number[] = [];
@@ -250,7 +250,7 @@ export class ContainersService {
         start_error: status === 'running' ? null : info.startError || '容器未能启动',
         jupyter: info.jupyter,
       });
-      if (status === 'running') await this.d.billing?.running(id);
+      if (status === 'running') await this.d.billing.running(id);
     } catch (err) {
       const failure = agentError(err, '启动容器失败');
       if (allocatedNow.length > 0) await this.d.repo.releaseGpus(id);
@@ -267,7 +267,7 @@ export class ContainersService {
       const info = await this.d.agents.get(node).stopContainer(id);
       const running = statusFromAgent(info) === 'running';
       await this.d.repo.update(id, { status: running ? 'running' : 'stopped', stopped_at: new Date() });
-      if (!running) await this.d.billing?.stopped(id);
+      if (!running) await this.d.billing.stopped(id);
       if (!running && releasesGpusWhenStopped(c)) await this.d.repo.releaseGpus(id);
     } catch (err) {
       if (err instanceof AgentCallError && err.code === NOT_FOUND_ON_NODE) {
@@ -291,7 +291,7 @@ export class ContainersService {
       await this.d.repo.releaseAllocations(id, trx);
       await this.d.repo.update(id, { status: 'deleted', deleted_at: new Date() }, trx);
     });
-    await this.d.billing?.destroyed(id);
+    await this.d.billing.destroyed(id);
   }
 
   /**
@@ -316,8 +316,8 @@ export class ContainersService {
     });
     if (!applied) return; // a destroy, start or stop changed it meanwhile; that action settles it
     if (stopped && releasesGpusWhenStopped(c)) await this.d.repo.releaseGpus(containerId);
-    if (stopped) await this.d.billing?.stopped(containerId);
-    else if (status === 'running') await this.d.billing?.running(containerId);
+    if (stopped) await this.d.billing.stopped(containerId);
+    else if (status === 'running') await this.d.billing.running(containerId);
   }
 
   allocatedGpuIndices(nodeId: number): Promise<number[]> {
