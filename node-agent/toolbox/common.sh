@@ -143,11 +143,13 @@ write_keys() {
 STAGED=$T/staged
 apply_staged_access() {
   if [ -f "$STAGED/authorized_keys" ]; then
-    cp "$STAGED/authorized_keys" "$home/.ssh/authorized_keys" || log "写入 SSH 公钥失败"
+    cp "$STAGED/authorized_keys" "$home/.ssh/authorized_keys" 2>/dev/null || log "写入 SSH 公钥失败"
   fi
   if [ -f "$STAGED/password.hash" ]; then
-    IFS= read -r staged_hash <"$STAGED/password.hash"
-    write_hash "$staged_hash" || log "设置 root 密码失败"
+    staged_hash=
+    { IFS= read -r staged_hash <"$STAGED/password.hash"; } 2>/dev/null
+    # Empty: the agent emptied the folder meanwhile (a start without an SSH port is over at once).
+    if [ -n "$staged_hash" ]; then write_hash "$staged_hash" || log "设置 root 密码失败"; fi
   fi
 }
 

@@ -36,8 +36,12 @@ done
 have_keys() { [ -s "$1/dropbear_ed25519_host_key" ] && [ -s "$1/dropbear_ecdsa_host_key" ]; }
 install_host_keys() {
   have_keys "$KEYS" && return
-  if have_keys "$STAGED"; then
-    cp "$STAGED/dropbear_ed25519_host_key" "$STAGED/dropbear_ecdsa_host_key" "$KEYS/" && return
+  # The agent empties the folder when the start is over, which for a container without an SSH
+  # port is at once: keys gone meanwhile are made here instead.
+  if have_keys "$STAGED" &&
+    cp "$STAGED/dropbear_ed25519_host_key" "$STAGED/dropbear_ecdsa_host_key" "$KEYS/" 2>/dev/null &&
+    have_keys "$KEYS"; then
+    return
   fi
   for type in ed25519 ecdsa; do
     [ -s "$KEYS/dropbear_${type}_host_key" ] && continue
