@@ -27,8 +27,9 @@ export interface TestAgentOptions {
 
 // Host ports for containers: below the kernel's ephemeral ports (32768-60999), where a test's own
 // connections could hold one; a block of four agents' ranges per vitest worker, so files running
-// side by side never share a port.
-const WORKER = (Number(process.env.VITEST_POOL_ID ?? 1) - 1) % 15;
+// side by side never share a port. The suites share one Docker engine and run side by side, so
+// each has a band of its own: control-plane 20000-24799, e2e 24800-28799, node-agent 28800-31999.
+const WORKER = (Number(process.env.VITEST_POOL_ID ?? 1) - 1) % 6;
 const BLOCK_START = 20000 + WORKER * 800;
 let nextRange = BLOCK_START;
 

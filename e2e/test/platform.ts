@@ -34,8 +34,9 @@ export async function startPlatform(options: { console?: boolean } = {}): Promis
   }
   const token = randomBytes(18).toString('hex');
   // Below the kernel's ephemeral ports (32768-60999), where the test's own connections could
-  // hold one; one range per vitest worker.
-  const rangeStart = 20000 + ((Number(process.env.VITEST_POOL_ID ?? 1) - 1) % 15) * 800;
+  // hold one; one range per vitest worker, in the e2e suite's band (24800-28799: the suites share
+  // one Docker engine and run side by side, see control-plane/test/agents.ts).
+  const rangeStart = 24800 + ((Number(process.env.VITEST_POOL_ID ?? 1) - 1) % 5) * 800;
   const agent = await startAgent({
     token,
     listen: '127.0.0.1:0',

@@ -74,6 +74,8 @@ export async function startTestAgent(
       volumeRoot,
       stateDir,
       dockerTimeoutMs: 20_000,
+      // The node-agent suite's band (see freeHostPort).
+      portRange: '28800-30999',
       ...overrides,
     },
     { log: () => undefined, ...runtime },
@@ -140,8 +142,12 @@ function canBind(port: number, host: string): Promise<boolean> {
   });
 }
 
-/** A port in the agent's default range (below the kernel's ephemeral ports) that is free now. */
-export async function freeHostPort(start = 20000, end = 29999): Promise<number> {
+/**
+ * A port that is free now, below the kernel's ephemeral ports, in the node-agent suite's band
+ * (28800-30999): the suites share one Docker engine and run side by side, and the control plane's
+ * and e2e's agents allocate from bands of their own (control-plane/test/agents.ts).
+ */
+export async function freeHostPort(start = 28800, end = 30999): Promise<number> {
   for (let attempt = 0; attempt < 200; attempt++) {
     const port = start + Math.floor(Math.random() * (end - start + 1));
     if ((await canBind(port, '127.0.0.1')) && (await canBind(port, '0.0.0.0'))) return port;
