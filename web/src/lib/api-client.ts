@@ -63,6 +63,8 @@ export interface RequestOptions {
    * instead of the global immediate logout.
    */
   handlesUnauthorized?: boolean;
+  /** 'blob': a successful answer is returned as a Blob (a file to save), not parsed as JSON. */
+  as?: 'json' | 'blob';
 }
 
 export interface ApiClientDeps {
@@ -165,6 +167,7 @@ export function createApiClient(deps: ApiClientDeps) {
       options.signal?.removeEventListener('abort', onCallerAbort);
     }
 
+    if (options.as === 'blob' && isSuccess(response.status)) return (await response.blob()) as T;
     const body = await readBody(response);
     if (isSuccess(response.status)) return body as T;
     if (response.status === 401 && !options.anonymous && !options.handlesUnauthorized) {

@@ -1,6 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, errorFromResponse } from '../../../lib/api-client';
-import { getToken } from '../../../lib/auth';
+import { api } from '../../../lib/api-client';
 import { type ListResponse, toList } from '../../../lib/list';
 import type { Invoice, InvoiceStatus } from '../types';
 
@@ -62,10 +61,10 @@ export const useIssueInvoice = () =>
 export async function downloadInvoice(invoice: Invoice, scope: 'mine' | 'admin'): Promise<void> {
   const path =
     scope === 'admin' ? `/api/admin/invoices/${invoice.id}/download` : `/api/invoices/${invoice.id}/download`;
-  const res = await fetch(path, { headers: { Authorization: `Bearer ${getToken() ?? ''}` } });
-  // The server's reason (发票不存在, 发票尚未开具…) rather than a bare failure.
-  if (!res.ok) throw errorFromResponse(res.status, path, await res.json().catch(() => undefined));
-  const url = URL.createObjectURL(await res.blob());
+  // Through the one client: the token, the timeout, a 401's logout, and the server's reason
+  // (发票不存在, 发票尚未开具…) as the error.
+  const file = await api.get<Blob>(path, { as: 'blob', headers: { Accept: 'text/html' } });
+  const url = URL.createObjectURL(file);
   const a = document.createElement('a');
   a.href = url;
   a.download = `invoice-${invoice.invoice_no}.html`;
