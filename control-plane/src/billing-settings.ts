@@ -1,6 +1,11 @@
 import { readFileSync } from 'node:fs';
 import type { WechatPaySettings } from './modules/billing/wechat-pay.js';
 
+/** A new user's trial credit (spec: 20 yuan), unless NEW_USER_CREDIT_YUAN says otherwise. */
+export const DEFAULT_NEW_USER_CREDIT_FEN = 2000;
+/** How often running containers are settled, unless METERING_INTERVAL_SECONDS says otherwise. */
+export const DEFAULT_METERING_INTERVAL_MS = 60_000;
+
 /** Settings of money: the trial credit, WeChat Pay (API v3) and the metering jobs. */
 export interface BillingSettings {
   /** Trial credit of a new user in fen (NEW_USER_CREDIT_YUAN, default 20 yuan). */

@@ -3,8 +3,8 @@
 // replica follows every node). Each job calls module services through the narrow interfaces it
 // declares; platform.ts builds them here.
 import { hostname } from 'node:os';
+import { DEFAULT_METERING_INTERVAL_MS } from '../billing-settings.js';
 import type { Config } from '../config.js';
-import { DEFAULT_METERING_INTERVAL_MS } from '../modules/billing/build.js';
 import { GPU_SAMPLE_BUCKET_MS } from '../modules/nodes/service.js';
 import type { buildServices } from '../platform.js';
 import { ContainerLifecycleJobs } from './container-lifecycle.js';

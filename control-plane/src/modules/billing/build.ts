@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import type { Knex } from 'knex';
-import type { BillingSettings } from '../../billing-settings.js';
+import { type BillingSettings, DEFAULT_NEW_USER_CREDIT_FEN } from '../../billing-settings.js';
 import type { AppState } from '../../framework/auth.js';
 import { AccountService } from './account.js';
 import { billingAdminRoutes } from './admin-routes.js';
@@ -20,9 +20,6 @@ import { billingRoutes, commerceRoutes, paymentCallbackRoutes } from './routes.j
 import { SandboxPayProvider } from './sandbox-pay.js';
 import { SettlementRuns } from './settlement-runs.js';
 import { type PayProvider, WechatPayV3 } from './wechat-pay.js';
-
-export const DEFAULT_NEW_USER_CREDIT_FEN = 2000;
-export const DEFAULT_METERING_INTERVAL_MS = 60_000;
 
 export interface BillingDeps {
   settings: BillingSettings & { publicUrl?: string | undefined; databaseUrl: string };
