@@ -27,16 +27,16 @@ export interface NodeMonitorOptions {
 }
 
 /**
- * Follows every node's event stream: heartbeats keep the node online, container events update
- * container rows, and on each (re)connection the node's containers are reconciled with Docker.
- * Holds only connections: every fact goes to the database, so replicas may each run one.
- */
-/**
  * Docker events sent while a container is on its way out of running, or paused for a moment by
  * the commit of a port or mount change (the platform never pauses a container otherwise).
  */
 const LEAVING_ACTIONS = new Set(['create', 'kill', 'die', 'stop', 'oom', 'destroy', 'pause', 'unpause']);
 
+/**
+ * Follows every node's event stream: heartbeats keep the node online, container events update
+ * container rows, and on each (re)connection the node's containers are reconciled with Docker.
+ * Holds only connections: every fact goes to the database, so replicas may each run one.
+ */
 export class NodeMonitor {
   private readonly subs = new Map<number, Subscription>();
   private stopped = false;

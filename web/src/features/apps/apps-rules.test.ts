@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { imageQueryParams } from './categories';
-import { buildDeployPayload, checkEnv, checkEnvKey, filledEnv } from './deploy';
 import {
   deployChoice,
   marketPathFor,
   PENDING_DEPLOY_KEY,
   storePendingDeploy,
   takePendingDeploy,
-} from './pending-deploy';
+} from '../../lib/pending-deploy';
+import { imageQueryParams } from './categories';
+import { buildDeployPayload, checkEnv, checkEnvKey, filledEnv } from './deploy';
 import type { AppImage } from './types';
 
 const image: AppImage = {

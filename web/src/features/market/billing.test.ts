@@ -7,7 +7,7 @@ import {
   formatDiscount,
   priceFormula,
   validateDuration,
-} from './billing';
+} from '../../lib/billing-types';
 
 describe('billing constants', () => {
   it('match the spec table', () => {

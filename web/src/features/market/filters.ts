@@ -1,5 +1,5 @@
 import type { QueryParams } from '../../lib/api-client';
-import { type BillingType, DEFAULT_BILLING_TYPE } from './billing';
+import { type BillingType, DEFAULT_BILLING_TYPE } from '../../lib/billing-types';
 
 /** The GPU-type sentinel meaning "all types". */
 export const ALL_GPU_TYPES = '全选';

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  buildPurchasePayload,
-  defaultInstanceName,
-  type PurchaseFormValues,
-  presetFromSearch,
-  totalFor,
-} from './purchase';
+import { defaultInstanceName } from '../../lib/instances';
+import { buildPurchasePayload, type PurchaseFormValues, presetFromSearch, totalFor } from './purchase';
 
 const values: PurchaseFormValues = {
   instanceName: '  my-box ',

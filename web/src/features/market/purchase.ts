@@ -1,4 +1,5 @@
-import { type BillingType, computeTotalPrice } from './billing';
+import { type BillingType, computeTotalPrice } from '../../lib/billing-types';
+import { defaultInstanceName } from '../../lib/instances';
 import { cleanMounts } from './mounts';
 import type {
   CloudProduct,
@@ -38,12 +39,6 @@ export function presetFromSearch(search: URLSearchParams): PurchasePreset {
     version: search.get('version'),
     imageType: imageType === 'public' || imageType === 'custom' ? imageType : null,
   };
-}
-
-export function defaultInstanceName(random: () => number = Math.random): string {
-  return `instance-${Math.floor(random() * 36 ** 6)
-    .toString(36)
-    .padStart(6, '0')}`;
 }
 
 export function initialPurchaseValues(billingType: BillingType, preset: PurchasePreset): PurchaseFormValues {

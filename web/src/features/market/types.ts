@@ -1,4 +1,4 @@
-import type { BillingType } from './billing';
+import type { BillingType } from '../../lib/billing-types';
 
 export type EntityId = number | string;
 

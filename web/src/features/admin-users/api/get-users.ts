@@ -1,8 +1,8 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { type ListResponse, toList } from '../../../lib/list';
+import { adminUserKeys } from '../../../lib/query-keys';
 import type { AdminUser, AdminUserDetail, UserListQuery } from '../types';
-import { adminUserKeys } from './query-keys';
 
 export function useAdminUsers(query: UserListQuery) {
   return useQuery({

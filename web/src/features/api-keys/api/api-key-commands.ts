@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { apiKeyKeys } from '../../../lib/query-keys';
 import type { ApiKey } from '../types';
-import { apiKeyKeys } from './query-keys';
 
 export const createApiKey = (name: string) => api.post<ApiKey>('/api/api-keys/', { name });
 export const revealApiKey = (id: number) =>

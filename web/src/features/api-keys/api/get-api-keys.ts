@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { type ListResponse, toList } from '../../../lib/list';
+import { apiKeyKeys } from '../../../lib/query-keys';
 import type { ApiKey } from '../types';
-import { apiKeyKeys } from './query-keys';
 
 export async function getApiKeys(signal?: AbortSignal) {
   return toList(await api.get<ListResponse<ApiKey> | ApiKey[]>('/api/api-keys/', { signal }));

@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { containerKeys } from '../../containers/api/query-keys';
-import { marketKeys } from '../../market/api/query-keys';
+import { containerKeys, marketKeys } from '../../../lib/query-keys';
 import type { DeployAnswer, DeployPayload } from '../types';
 
 export interface DeployRequest {

@@ -1,9 +1,9 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { type ListResponse, toList } from '../../../lib/list';
+import { appKeys } from '../../../lib/query-keys';
 import { imageQueryParams } from '../categories';
 import type { AppCategory, AppImage } from '../types';
-import { appKeys } from './query-keys';
 
 export async function getAppImages(category: AppCategory, search: string, signal?: AbortSignal) {
   const data = await api.get<AppImage[] | ListResponse<AppImage>>('/api/images', {

@@ -2,6 +2,7 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { beforeEach, describe, expect, it } from 'vitest';
 import { routes } from '../../../app/router';
 import { setSession } from '../../../lib/auth';
+import { PENDING_DEPLOY_KEY } from '../../../lib/pending-deploy';
 import {
   fakeServer,
   getButton,
@@ -9,7 +10,6 @@ import {
   renderRoutes,
   waitForButton,
 } from '../../../test/render';
-import { PENDING_DEPLOY_KEY } from '../pending-deploy';
 import type { AppImage } from '../types';
 
 // antd screens render slowly in jsdom, more so while other test files run in parallel: wait longer

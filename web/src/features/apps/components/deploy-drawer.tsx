@@ -4,9 +4,8 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { ApiError, withServerDetail } from '../../../lib/api-client';
 import { ruleFrom } from '../../../lib/form-rules';
+import { defaultInstanceName, MSG_CREATED } from '../../../lib/instances';
 import { randomId } from '../../../lib/uuid';
-import { MSG_CREATED } from '../../market/components/purchase-dialog';
-import { defaultInstanceName } from '../../market/purchase';
 import { useDeployApp } from '../api/deploy-app';
 import {
   buildDeployPayload,

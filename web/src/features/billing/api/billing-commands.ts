@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { billingKeys } from '../../../lib/query-keys';
 import type { Balance, CreatedPayment, PayAnswer } from '../types';
-import { billingKeys } from './query-keys';
 
 export function createWechatPayment(input: { amount: number; description?: string }) {
   return api.post<CreatedPayment>('/api/billing/wechat/create', {

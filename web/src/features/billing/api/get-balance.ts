@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { billingKeys } from '../../../lib/query-keys';
 import type { Balance, Statistics } from '../types';
-import { billingKeys } from './query-keys';
 
 export function useBalance() {
   return useQuery({

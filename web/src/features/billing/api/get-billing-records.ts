@@ -1,8 +1,8 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { type ListResponse, toList } from '../../../lib/list';
+import { billingKeys } from '../../../lib/query-keys';
 import type { BillingRecord, RecordQuery } from '../types';
-import { billingKeys } from './query-keys';
 
 export function useBillingRecords(query: RecordQuery) {
   return useQuery({

@@ -3,8 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { App, Button, Flex, Spin, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { errorDetail } from '../../../lib/api-client';
+import { billingKeys } from '../../../lib/query-keys';
 import { cancelWechatPayment, queryWechatPayment, useInvalidateMoney } from '../api/billing-commands';
-import { billingKeys } from '../api/query-keys';
 import {
   PAYMENT_POLL_MS,
   paymentStatusOf,

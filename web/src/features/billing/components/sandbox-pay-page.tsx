@@ -3,7 +3,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Descriptions, Flex, Result, Typography } from 'antd';
 import { useParams } from 'react-router-dom';
 import { api, errorDetail, withDetail } from '../../../lib/api-client';
-import { billingKeys } from '../api/query-keys';
+import { billingKeys } from '../../../lib/query-keys';
 import { yuan } from '../money';
 
 interface SandboxPayment {

@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { type ListResponse, toList } from '../../../lib/list';
+import { catalogueKeys } from '../../../lib/query-keys';
 import type { EntityId } from '../../market/types';
 import type { AdminProduct, ProductInput } from '../types';
-import { catalogueKeys } from './query-keys';
 import { useCatalogueMutation } from './use-catalogue-mutation';
 
 const path = (productId: EntityId) => `/api/admin/products/${encodeURIComponent(String(productId))}`;

@@ -1,7 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { appKeys } from '../../apps/api/query-keys';
-import { marketKeys } from '../../market/api/query-keys';
-import { catalogueKeys } from './query-keys';
+import { appKeys, catalogueKeys, marketKeys } from '../../../lib/query-keys';
 
 /** A catalogue change also changes what the app market and the instance market show. */
 export function useCatalogueMutation<TInput, TResult>(command: (input: TInput) => Promise<TResult>) {

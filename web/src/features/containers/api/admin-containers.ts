@@ -1,9 +1,9 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { type ListResponse, toList } from '../../../lib/list';
+import { containerKeys } from '../../../lib/query-keys';
 import type { Container } from '../types';
 import type { StartRequest } from './container-commands';
-import { containerKeys } from './query-keys';
 
 /** GET /api/admin/containers: page is 1-based; an empty username or status is left out. */
 export interface AdminContainerQuery {

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { containerKeys } from '../../../lib/query-keys';
 import type { MountRow } from '../container-config';
 import type { Container } from '../types';
-import { containerKeys } from './query-keys';
 
 const containerPath = (id: string) => `/api/containers/${encodeURIComponent(id)}`;
 

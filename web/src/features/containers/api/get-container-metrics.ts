@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { GpuMetrics } from '../../../components/gpu-chart/gpu-metrics';
 import { api } from '../../../lib/api-client';
-import { containerKeys } from './query-keys';
+import { containerKeys } from '../../../lib/query-keys';
 
 /** The container's own GPUs, sampled every 15 s on its node. */
 export function useContainerMetrics(id: string | undefined, minutes = 60) {

@@ -2,9 +2,9 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { api } from '../../../lib/api-client';
 import { type ListResponse, toList } from '../../../lib/list';
+import { containerKeys } from '../../../lib/query-keys';
 import { pollInterval, STATUS_POLL_INTERVAL_MS } from '../status';
 import type { Container } from '../types';
-import { containerKeys } from './query-keys';
 
 /** How long the server holds a status request for a change (GET …/status?wait=). */
 export const STATUS_WAIT_SECONDS = 5;

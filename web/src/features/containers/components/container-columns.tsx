@@ -1,7 +1,7 @@
 import { createColumnHelper } from '@tanstack/react-table';
 import { Space, Tag, Tooltip, Typography } from 'antd';
+import { billingTypeLabel } from '../../../lib/billing-types';
 import { formatDateTime } from '../../../lib/format';
-import { billingTypeLabel } from '../../market/billing';
 import { jupyterUrl, NO_JUPYTER, releaseNote, sshAddress } from '../connection';
 import type { Container, ContainerPanel } from '../types';
 import { ContainerActions } from './container-actions';

@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { type ListResponse, toList } from '../../../lib/list';
+import { marketKeys } from '../../../lib/query-keys';
 import { type MarketFilters, productQueryParams } from '../filters';
 import type { CloudProduct } from '../types';
-import { marketKeys } from './query-keys';
 
 export async function getCloudProducts(filters: MarketFilters, signal?: AbortSignal) {
   const data = await api.get<ListResponse<CloudProduct> | CloudProduct[]>('/api/cloud-products', {

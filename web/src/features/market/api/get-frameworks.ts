@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { marketKeys } from '../../../lib/query-keys';
 import { findPreset } from '../framework-versions';
 import type { EntityId, Framework, FrameworkVersion } from '../types';
-import { marketKeys } from './query-keys';
 
 export function getFrameworks(signal?: AbortSignal) {
   return api.get<Framework[]>('/api/frameworks', { signal });

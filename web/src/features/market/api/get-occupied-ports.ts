@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { marketKeys } from '../../../lib/query-keys';
 import type { EntityId } from '../types';
-import { marketKeys } from './query-keys';
 
 export async function getOccupiedPorts(productId: EntityId, signal?: AbortSignal): Promise<number[]> {
   const data = await api.get<Array<number | string>>(

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { marketKeys } from './query-keys';
+import { marketKeys } from '../../../lib/query-keys';
 
 export function getRegions(signal?: AbortSignal) {
   return api.get<string[]>('/api/cloud-products/regions', { signal });

@@ -1,8 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { containerKeys } from '../../containers/api/query-keys';
+import { containerKeys, marketKeys } from '../../../lib/query-keys';
 import type { EntityId, PurchaseAnswer, PurchasePayload } from '../types';
-import { marketKeys } from './query-keys';
 
 export interface PurchaseRequest {
   productId: EntityId;

@@ -1,7 +1,7 @@
 import { Alert, Card, Form, Select } from 'antd';
 import { errorDetail } from '../../../lib/api-client';
+import { BILLING_TYPES } from '../../../lib/billing-types';
 import { useGpuTypes, useRegions } from '../api/get-product-filters';
-import { BILLING_TYPES } from '../billing';
 import {
   ALL_GPU_TYPES,
   type MarketFilters as Filters,

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { PageHeader } from '../../../components/page-header';
 import { errorDetail } from '../../../lib/api-client';
-import { marketQueryFor, takePendingDeploy } from '../../apps/pending-deploy';
+import { marketQueryFor, takePendingDeploy } from '../../../lib/pending-deploy';
 import { useCloudProducts } from '../api/get-cloud-products';
 import { usePresetChoice } from '../api/get-frameworks';
 import { DEFAULT_MARKET_FILTERS, type MarketFilters as Filters } from '../filters';

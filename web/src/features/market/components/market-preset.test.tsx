@@ -2,8 +2,8 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { routes } from '../../../app/router';
 import { setSession } from '../../../lib/auth';
+import { PENDING_DEPLOY_KEY } from '../../../lib/pending-deploy';
 import { fakeServer, getButton, renderRoutes } from '../../../test/render';
-import { PENDING_DEPLOY_KEY } from '../../apps/pending-deploy';
 import type { CloudProduct } from '../types';
 
 // antd screens render slowly in jsdom, more so while other test files run in parallel: wait longer

@@ -1,6 +1,6 @@
 import { Descriptions, Typography } from 'antd';
+import { type BillingType, billingTypeInfo, formatDiscount, priceFormula } from '../../../lib/billing-types';
 import { formatYuan } from '../../../lib/format';
-import { type BillingType, billingTypeInfo, formatDiscount, priceFormula } from '../billing';
 
 export interface PriceSummaryProps {
   unitPrice: number;

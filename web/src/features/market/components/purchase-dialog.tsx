@@ -2,18 +2,19 @@ import { App, Checkbox, Descriptions, Divider, Form, Input, InputNumber, Modal, 
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { ApiError, withServerDetail } from '../../../lib/api-client';
-import { ruleFrom } from '../../../lib/form-rules';
-import { formatYuan } from '../../../lib/format';
-import { randomId } from '../../../lib/uuid';
-import { useFrameworkVersions } from '../api/get-frameworks';
-import { usePurchaseCloudProduct } from '../api/purchase-cloud-product';
 import {
   BILLING_TYPES,
   type BillingType,
   billingOptionLabel,
   billingTypeInfo,
   validateDuration,
-} from '../billing';
+} from '../../../lib/billing-types';
+import { ruleFrom } from '../../../lib/form-rules';
+import { formatYuan } from '../../../lib/format';
+import { MSG_CREATED } from '../../../lib/instances';
+import { randomId } from '../../../lib/uuid';
+import { useFrameworkVersions } from '../api/get-frameworks';
+import { usePurchaseCloudProduct } from '../api/purchase-cloud-product';
 import { frameworkPortNumbers } from '../framework-versions';
 import { validateMounts } from '../mounts';
 import { availableGpus, isWindowsServer } from '../products';
@@ -38,7 +39,6 @@ export interface PurchaseDialogProps {
 }
 
 /** The purchase answers once it is paid; the node then pulls the image and starts the container. */
-export const MSG_CREATED = '实例已创建，正在拉取镜像并启动，进度见我的容器';
 
 /** 创建实例: mounted once per opening, so each opening carries its own Idempotency-Key. */
 export function PurchaseDialog({ product, billingType, preset, onClose }: PurchaseDialogProps) {

@@ -1,9 +1,9 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { type ListResponse, toList } from '../../../lib/list';
+import { mcpKeys } from '../../../lib/query-keys';
 import { pollInterval, type StatusFilter } from '../status';
 import type { McpContainer } from '../types';
-import { mcpKeys } from './query-keys';
 
 export async function getMcpContainers(status: StatusFilter, signal?: AbortSignal) {
   const params = status === 'all' ? undefined : { status };

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { mcpKeys } from './query-keys';
+import { mcpKeys } from '../../../lib/query-keys';
 
 export async function getMcpLogs(id: string, signal?: AbortSignal): Promise<string> {
   const answer = await api.get<{ logs?: string } | string>(`/api/mcp/containers/${id}/logs`, { signal });

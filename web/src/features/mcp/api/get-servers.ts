@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { type ListResponse, toList } from '../../../lib/list';
+import { mcpKeys } from '../../../lib/query-keys';
 import type { McpServerOption } from '../types';
-import { mcpKeys } from './query-keys';
 
 /** The servers the create form offers: cloud products with status available. */
 export async function getAvailableServers(signal?: AbortSignal) {

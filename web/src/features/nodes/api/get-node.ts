@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import type { GpuMetrics } from '../../../components/gpu-chart/gpu-metrics';
 import { api } from '../../../lib/api-client';
+import { nodeKeys } from '../../../lib/query-keys';
 import type { GpuNode } from '../types';
 import { NODE_REFRESH_MS } from './get-nodes';
-import { nodeKeys } from './query-keys';
 
 export function useNode(id: number | string | undefined) {
   return useQuery({

@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { type ListResponse, toList } from '../../../lib/list';
+import { nodeKeys } from '../../../lib/query-keys';
 import type { GpuNode } from '../types';
-import { nodeKeys } from './query-keys';
 
 export const NODE_REFRESH_MS = 15_000;
 

@@ -1,8 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { marketKeys } from '../../market/api/query-keys';
+import { marketKeys, nodeKeys } from '../../../lib/query-keys';
 import type { GpuNode, NewNode } from '../types';
-import { nodeKeys } from './query-keys';
 
 export function createNode(node: NewNode) {
   return api.post<GpuNode>('/api/admin/nodes', node);

@@ -1,9 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { marketKeys } from '../../market/api/query-keys';
+import { marketKeys, nodeKeys } from '../../../lib/query-keys';
 import type { NodeImage, NodeImages } from '../types';
 import { NODE_REFRESH_MS } from './get-nodes';
-import { nodeKeys } from './query-keys';
 
 /** While a warm-up runs, its percentage is read this often. */
 export const WARMING_REFRESH_MS = 2000;

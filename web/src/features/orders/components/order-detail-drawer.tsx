@@ -1,6 +1,6 @@
 import { Alert, Descriptions, Drawer, Skeleton, Tag } from 'antd';
+import { billingTypeLabel } from '../../../lib/billing-types';
 import { formatDateTime } from '../../../lib/format';
-import { billingTypeLabel } from '../../market/billing';
 import { useOrder } from '../api/orders';
 import { ORDER_STATUS, ORDER_TYPE_LABELS } from '../types';
 

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { profileKeys } from '../../../lib/query-keys';
 import type { Profile } from '../types';
-import { profileKeys } from './query-keys';
 
 /** The profile; a 401 is left to the page (it says 登录已过期 before leaving). */
 export function getProfile(signal?: AbortSignal) {

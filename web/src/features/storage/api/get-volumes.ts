@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { storageKeys } from '../../../lib/query-keys';
 import type { StorageInfo, StorageNode } from '../types';
-import { storageKeys } from './query-keys';
 
 /** A volume as the purchase and mount dialogs offer it. */
 export interface VolumeSummary {

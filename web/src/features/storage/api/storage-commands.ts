@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { storageKeys } from '../../../lib/query-keys';
 import type { Volume } from '../types';
-import { storageKeys } from './query-keys';
 
 export interface NewVolume {
   name: string;

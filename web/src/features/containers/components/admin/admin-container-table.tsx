@@ -1,8 +1,8 @@
 import { createColumnHelper, type PaginationState } from '@tanstack/react-table';
 import { Space, Tag, Typography } from 'antd';
 import { DataTable, usePagedTable } from '../../../../components/data-table';
+import { billingTypeLabel } from '../../../../lib/billing-types';
 import { formatDateTime, formatYuan } from '../../../../lib/format';
-import { billingTypeLabel } from '../../../market/billing';
 import { ADMIN_PAGE_SIZES } from '../../api/admin-containers';
 import { sshAddress } from '../../connection';
 import type { Container } from '../../types';

@@ -1,5 +1,14 @@
-import type { EntityId } from '../market/types';
-import type { AppImage } from './types';
+// 立即部署 while signed out: the app market remembers the chosen image, the light-instance
+// market preselects it after the sign-in. Shared by both features (neither imports the other).
+
+type EntityId = number | string;
+
+/** What 立即部署 needs of an app image (the app market's AppImage has it). */
+export interface DeployableImage {
+  name: string;
+  framework_version_id?: EntityId;
+  framework: { id?: EntityId; name: string; version: { id?: EntityId; name: string } };
+}
 
 /** Where 立即部署 remembers the visitor's choice while they sign in. */
 export const PENDING_DEPLOY_KEY = 'pendingDeploy';
@@ -19,7 +28,7 @@ function idOf(value: EntityId | undefined, fallback: string): string {
 }
 
 /** The framework and version a card preselects in the market: ids when present, else names. */
-export function deployChoice(image: AppImage, now = Date.now()): PendingDeploy {
+export function deployChoice(image: DeployableImage, now = Date.now()): PendingDeploy {
   return {
     framework: idOf(image.framework.id, image.framework.name),
     version: idOf(image.framework.version.id ?? image.framework_version_id, image.framework.version.name),

@@ -1,4 +1,0 @@
-export const profileKeys = {
-  all: ['profile'] as const,
-  info: () => ['profile', 'info'] as const,
-};
