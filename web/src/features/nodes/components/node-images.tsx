@@ -99,10 +99,9 @@ export function NodeImagesSection({ nodeId }: { nodeId: number | string }) {
     getRowId: (i) => i.image,
     getCoreRowModel: getCoreRowModel(),
   });
-  const disk =
-    data && data.disk_total_bytes
-      ? `镜像磁盘：可用 ${formatBytes(data.disk_free_bytes ?? 0)} / 共 ${formatBytes(data.disk_total_bytes)}`
-      : '镜像磁盘：未知';
+  const disk = data?.disk_total_bytes
+    ? `镜像磁盘：可用 ${formatBytes(data.disk_free_bytes ?? 0)} / 共 ${formatBytes(data.disk_total_bytes)}`
+    : '镜像磁盘：未知';
   return (
     <div>
       <Typography.Title level={5}>镜像</Typography.Title>
