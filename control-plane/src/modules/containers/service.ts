@@ -30,7 +30,7 @@ export interface ContainersDeps {
   /** Money: start checks and the metering of running time (the billing module). */
   billing: ContainerBilling;
   /** Announces status changes (a status request may wait for one). */
-  changes?: ContainerChanges;
+  changes: ContainerChanges;
 }
 
 /** What a waiting status request already knows. */
@@ -64,14 +64,14 @@ function delay(ms: number): Promise<void> {
 }
 
 /** Resolves at the first of `promises`, or when `signal` aborts. */
-function waitForAny(promises: Array<Promise<void> | undefined>, signal?: AbortSignal): Promise<void> {
+function waitForAny(promises: Promise<void>[], signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
       signal?.removeEventListener('abort', done);
       resolve();
     };
     signal?.addEventListener('abort', done);
-    for (const p of promises) p?.then(done);
+    for (const p of promises) p.then(done);
   });
 }
 
@@ -145,7 +145,7 @@ export class ContainersService {
     const deadline = Date.now() + waitMs;
     for (;;) {
       // Watching before reading: a change between the two is not missed.
-      const watch = this.d.changes?.watch(id);
+      const watch = this.d.changes.watch(id);
       try {
         const view = await this.get(actor, id);
         const changed =
@@ -153,9 +153,9 @@ export class ContainersService {
           (known.pullProgress !== undefined && view.pull_progress !== known.pullProgress);
         const left = deadline - Date.now();
         if (changed || left <= 0 || signal?.aborted) return view;
-        await waitForAny([watch?.changed, delay(Math.min(left, STATUS_RECHECK_MS))], signal);
+        await waitForAny([watch.changed, delay(Math.min(left, STATUS_RECHECK_MS))], signal);
       } finally {
-        watch?.close();
+        watch.close();
       }
     }
   }
