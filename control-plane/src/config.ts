@@ -3,9 +3,11 @@ import { readFileSync } from 'node:fs';
 import { type AccountSettings, accountSettingsFromEnv } from './account-settings.js';
 import type { AgentTls } from './agents/agent-client.js';
 import { type BillingSettings, billingSettingsFromEnv } from './billing-settings.js';
+import { type LifecycleSettings, lifecycleSettingsFromEnv } from './lifecycle-settings.js';
+import { type StorageSettings, storageSettingsFromEnv } from './storage-settings.js';
 
 /** Every setting of the control plane, read once from the environment. */
-export interface Config extends AccountSettings, BillingSettings {
+export interface Config extends AccountSettings, BillingSettings, LifecycleSettings, StorageSettings {
   port: number;
   host: string;
   databaseUrl: string;
@@ -31,8 +33,6 @@ export interface Config extends AccountSettings, BillingSettings {
   monitorSyncIntervalMs: number;
   /** Heartbeat interval asked of the agents. */
   heartbeatIntervalMs: number;
-  /** Storage per user, all volumes together (GB); the spec's 50 when unset. */
-  storageQuotaGb?: number | undefined;
 }
 
 function parseKey(value: string | undefined): Buffer {
@@ -95,8 +95,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     nodeOfflineAfterMs: int(env.NODE_OFFLINE_AFTER_MS, 30_000),
     monitorSyncIntervalMs: int(env.MONITOR_SYNC_INTERVAL_MS, 10_000),
     heartbeatIntervalMs: int(env.HEARTBEAT_INTERVAL_MS, 5_000),
-    storageQuotaGb: env.STORAGE_QUOTA_GB ? Number(env.STORAGE_QUOTA_GB) : undefined,
     ...accountSettingsFromEnv(env),
     ...billingSettingsFromEnv(env),
+    ...lifecycleSettingsFromEnv(env),
+    ...storageSettingsFromEnv(env),
   };
 }

@@ -18,6 +18,8 @@ import { CloudProductsService } from './modules/cloud-products/service.js';
 import { Allocator } from './modules/containers/allocator.js';
 import { ContainerChanges } from './modules/containers/changes.js';
 import { ContainerConfigService } from './modules/containers/config-service.js';
+import { containersForBilling } from './modules/containers/for-billing.js';
+import { PurchaseRequestsRepository } from './modules/containers/purchase-requests-repository.js';
 import { PurchaseService } from './modules/containers/purchase-service.js';
 import { ContainersRepository } from './modules/containers/repository.js';
 import { ContainersService } from './modules/containers/service.js';
@@ -41,15 +43,24 @@ export const consoleLogger: Logger = (message, err) => {
 export function buildServices(config: Config, knex: Knex, log: Logger) {
   const agents = new AgentPool({ callTimeoutMs: config.agentCallTimeoutMs, tls: config.agentTls });
   const secrets = new SecretBox(config.secretKey);
-  // Money needs only the database here; the messages it sends come later (lazily).
+  const containersRepo = new ContainersRepository(knex);
+  // Money reaches users and messages through their services (built below, called later).
   const billing = buildBilling({
     settings: config,
     knex,
     notifier: { sendNotice: (p) => accounts.messages.sendNotice(p) },
+    users: {
+      usernames: (ids) => users.usernames(ids),
+      idsMatching: (fragment) => users.idsMatching(fragment),
+      byUsernames: (names) => users.byUsernames(names),
+      contact: (id) => users.contact(id),
+    },
+    containers: containersForBilling(containersRepo),
     log,
   });
   const users = new UsersService(new UsersRepository(knex), {
-    created: (user, trx) => billing.account.grantTrialCredit(trx, user.id),
+    hooks: { created: (user, trx) => billing.account.grantTrialCredit(trx, user.id) },
+    balances: { balancesFen: (ids) => billing.ledger.balances(ids) },
   });
   const accounts = buildAccounts({
     config,
@@ -61,7 +72,6 @@ export function buildServices(config: Config, knex: Knex, log: Logger) {
     ordersOf: async (userId) => (await billing.orders.list(userId, { offset: 0, limit: 50 })).items,
   });
   const { auth } = accounts;
-  const containersRepo = new ContainersRepository(knex);
   const containerChanges = new ContainerChanges(config.databaseUrl, log);
   const volumesRepo = new VolumesRepository(knex);
   const nodesRepo = new NodesRepository(knex);
@@ -72,9 +82,10 @@ export function buildServices(config: Config, knex: Knex, log: Logger) {
   });
   const storage = new StorageService({
     repo: volumesRepo,
+    uses: (volumeIds) => containersRepo.volumeUses(volumeIds),
     nodes,
     agents,
-    quotaBytes: config.storageQuotaGb === undefined ? undefined : config.storageQuotaGb * 1024 ** 3,
+    quotaBytes: config.storageQuotaGb * 1024 ** 3,
     log,
   });
   const catalogueRepo = new CatalogueRepository(knex);
@@ -87,9 +98,8 @@ export function buildServices(config: Config, knex: Knex, log: Logger) {
     liveContainersOfProduct: (productId) => containersRepo.liveCount({ productId }),
     warmVersionIds: (nodeIds) => nodeImages.warmVersionIds(nodeIds),
   });
-  const allocator = new Allocator(knex, containersRepo, nodes);
+  const allocator = new Allocator(containersRepo, nodes);
   const containers = new ContainersService({
-    knex,
     repo: containersRepo,
     allocator,
     nodes,
@@ -102,8 +112,8 @@ export function buildServices(config: Config, knex: Knex, log: Logger) {
     changes: containerChanges,
   });
   const purchases = new PurchaseService({
-    knex,
     repo: containersRepo,
+    requests: new PurchaseRequestsRepository(knex),
     allocator,
     products,
     catalogue,

@@ -80,7 +80,7 @@ describe('metering on the job queue with two control planes on one database', ()
     // Every running millisecond is billed once: the downtime of the control plane too.
     expect(Number(after.billed_ms)).toBe(stoppedAt - opened);
     expect(Number(after.charged_fen)).toBe(chargeFor(stoppedAt - opened, 360_000));
-    const balance = await a.knex('users').where({ id: user.id }).first('balance_fen');
+    const balance = await a.knex('billing_accounts').where({ user_id: user.id }).first('balance_fen');
     const sum = await a
       .knex('ledger_entries')
       .where({ user_id: user.id })

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  balanceReply,
+  billingRecordListReply,
+  orderListReply,
+  statisticsReply,
+} from '../src/modules/billing/contract.js';
 import type { RunningControlPlane } from '../src/platform.js';
 import { startTestAgent, type TestAgent } from './agents.js';
+import { expectServed } from './contract.js';
 import { ADMIN, ApiClient, outboxMessage, startTestControlPlane } from './harness.js';
 import { adjustBalance, balanceAndLedger, grantCoupon } from './money.js';
 import { addNodeWithProduct, type MarketFixture, purchaseBody } from './purchase.js';
@@ -49,14 +56,16 @@ const DAILY = { billing_type: 'daily', total_price: 45.37 };
 describe('money around containers', () => {
   it('a new user starts with the 20 yuan trial credit, booked in the ledger', async () => {
     const api = await user('newbie');
-    expect(await api.request('GET', '/api/billing/balance')).toMatchObject({
-      body: { balance: 20, alert_threshold: 100 },
-    });
+    const balanceReplied = await api.request('GET', '/api/billing/balance');
+    expect(balanceReplied).toMatchObject({ body: { balance: 20, alert_threshold: 100 } });
+    expectServed(balanceReply, balanceReplied.body);
     const stats = await api.request('GET', '/api/billing/statistics');
     expect(stats.body).toEqual({ total_expense: 0, total_recharge: 0, available_coupons: 0 });
+    expectServed(statisticsReply, stats.body);
     const records = await api.request<{
       items: { type: string; amount: number; description: string; payment_method: string }[];
     }>('GET', '/api/billing/billing-records');
+    expectServed(billingRecordListReply, records.body);
     expect(records.body.items).toEqual([
       expect.objectContaining({
         type: 'recharge',
@@ -93,6 +102,7 @@ describe('money around containers', () => {
       total: number;
     }>('GET', '/api/orders/container-orders?skip=0&limit=10');
     expect(orders.body.total).toBe(3);
+    expectServed(orderListReply, orders.body);
     expect(
       orders.body.items.every(
         (o) => o.status === 'paid' && o.amount === 45.37 && o.billing_method === 'daily',

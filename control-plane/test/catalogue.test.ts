@@ -1,7 +1,11 @@
 import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { z } from 'zod';
+import { appImageReply } from '../src/modules/catalogue/contract.js';
+import { adminProductReply, cloudProductListReply } from '../src/modules/cloud-products/contract.js';
 import type { RunningControlPlane } from '../src/platform.js';
 import { startTestAgent, type TestAgent } from './agents.js';
+import { expectServed } from './contract.js';
 import { ADMIN, ApiClient, startTestControlPlane } from './harness.js';
 import { addNodeWithProduct, destroyAllContainers, type MarketFixture } from './purchase.js';
 
@@ -67,6 +71,7 @@ describe('catalogue administration', () => {
       { name: string; framework: { name: string; version: { name: string } } }[]
     >('GET', '/api/images?category=cv');
     expect(cv.body.map((i) => i.name)).toContain('ComfyUI 工作流');
+    expectServed(z.array(appImageReply), cv.body);
     const searched = await visitor.request<{ name: string }[]>(
       'GET',
       `/api/images?search=${encodeURIComponent('stable diffusion')}`,
@@ -106,6 +111,7 @@ describe('catalogue administration', () => {
       enabled: true,
       server_config: { system_gpu_type: 'windows' },
     });
+    expectServed(adminProductReply, created.body);
     const badPrice = await admin.request<{ detail: string }>('POST', '/api/admin/products', {
       node_id: market.nodeId,
       name: 'x',
@@ -122,6 +128,7 @@ describe('catalogue administration', () => {
       '/api/cloud-products?systemType=windows',
     );
     expect(windows.body.items.map((p) => p.id)).toEqual([created.body.id]);
+    expectServed(cloudProductListReply, windows.body);
     const ubuntu = await user.request<{ items: { id: number }[] }>(
       'GET',
       '/api/cloud-products?systemType=ubuntu',

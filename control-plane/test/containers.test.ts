@@ -1,9 +1,12 @@
 import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import WebSocket from 'ws';
+import { containerListReply } from '../src/modules/containers/contract.js';
+import { nodeListReply } from '../src/modules/nodes/contract.js';
 import { totalPriceFen } from '../src/modules/pricing/pricing.js';
 import type { RunningControlPlane } from '../src/platform.js';
 import { startTestAgent, type TestAgent } from './agents.js';
+import { expectServed } from './contract.js';
 import { ADMIN, ApiClient, startTestControlPlane } from './harness.js';
 import { adjustBalance, balanceAndLedger, grantCoupon } from './money.js';
 import { addNodeWithProduct, destroyAllContainers, type MarketFixture, purchaseBody } from './purchase.js';
@@ -60,6 +63,7 @@ describe('nodes registry', () => {
         gpus: unknown[];
       }[];
     }>('GET', '/api/admin/nodes');
+    expectServed(nodeListReply, list.body);
     const node = list.body.items.find((n) => n.name === 'node-a');
     expect(node).toMatchObject({ status: 'online', gpu_total: 8, simulated: true, docker_available: true });
     expect(node?.gpus).toHaveLength(8);
@@ -145,6 +149,7 @@ describe('purchase and lifecycle', () => {
 
     const list = await api.request<{ items: ContainerView[]; total: number }>('GET', '/api/containers');
     expect(list.body.total).toBe(1);
+    expectServed(containerListReply, list.body);
     const c = list.body.items[0] as ContainerView;
     expect(c).toMatchObject({
       container_id: id,

@@ -71,7 +71,8 @@ describe('failures keep their cause', () => {
         for each row execute function refuse_running();
     `);
     let id: string;
-    const before = await cp.knex('users').where({ username: 'failure_buyer' }).first('balance_fen');
+    const buyer = await cp.knex('users').where({ username: 'failure_buyer' }).first('id');
+    const before = await cp.knex('billing_accounts').where({ user_id: buyer.id }).first('balance_fen');
     try {
       // A day paid in advance: the charge is taken at the purchase and must come back.
       const res = await purchase('half-made', { billing_type: 'daily', total_price: 45.37 });
@@ -88,7 +89,7 @@ describe('failures keep their cause', () => {
     expect(await cp.knex('port_allocations').where({ container_id: id })).toEqual([]);
     const onNode = await docker().listContainers({ all: true, filters: { name: [`gpucloud-${id}`] } });
     expect(onNode).toEqual([]);
-    const after = await cp.knex('users').where({ username: 'failure_buyer' }).first('balance_fen');
+    const after = await cp.knex('billing_accounts').where({ user_id: buyer.id }).first('balance_fen');
     expect(after.balance_fen).toBe(before.balance_fen);
     const order = await cp.knex('container_orders').where({ container_id: id }).first('amount_fen');
     expect(order.amount_fen).toBeGreaterThan(0);

@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import knexFactory from 'knex';
 import { inject } from 'vitest';
 import type { Config } from '../src/config.js';
+import { lifecycleSettingsFromEnv } from '../src/lifecycle-settings.js';
 import { type RunningControlPlane, startControlPlane } from '../src/platform.js';
+import { storageSettingsFromEnv } from '../src/storage-settings.js';
 
 /** A new, empty database on the test server; returns its URL. */
 export async function createTestDatabase(): Promise<string> {
@@ -37,6 +39,8 @@ export function testConfig(databaseUrl: string, overrides: Partial<Config> = {})
     nodeOfflineAfterMs: 30_000,
     monitorSyncIntervalMs: 10_000,
     heartbeatIntervalMs: 1_000,
+    ...lifecycleSettingsFromEnv({}),
+    ...storageSettingsFromEnv({}),
     // Every test registers from 127.0.0.1: the per-address code limit would otherwise bite.
     rateLimits: { codesPerIp: { limit: 10_000, windowSeconds: 3600 } },
     ...overrides,

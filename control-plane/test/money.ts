@@ -65,7 +65,7 @@ export async function grantCoupon(
 /** The user's balance (fen) and the sum of their ledger (fen): always equal. */
 export async function balanceAndLedger(cp: RunningControlPlane, username: string) {
   const id = await userId(cp, username);
-  const user = await cp.knex('users').where({ id }).first('balance_fen');
+  const user = await cp.knex('billing_accounts').where({ user_id: id }).first('balance_fen');
   const [sum] = await cp
     .knex('ledger_entries')
     .where({ user_id: id })

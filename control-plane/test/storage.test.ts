@@ -2,8 +2,10 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { storageInfoReply } from '../src/modules/storage/contract.js';
 import type { RunningControlPlane } from '../src/platform.js';
 import { startTestAgent, type TestAgent } from './agents.js';
+import { expectServed } from './contract.js';
 import { ADMIN, ApiClient, startTestControlPlane } from './harness.js';
 import { addNodeWithProduct, destroyAllContainers, type MarketFixture, purchaseBody } from './purchase.js';
 
@@ -186,6 +188,7 @@ describe('storage volumes', () => {
     expect(info.body.volumes[0]?.containers).toEqual([
       expect.objectContaining({ container_id: id, mount_path: '/root/work', pending: false }),
     ]);
+    expectServed(storageInfoReply, info.body);
 
     const refused = await api.request<{ detail: string }>('DELETE', `/api/storage/volumes/${v.id}`);
     expect(refused.status).toBe(409);

@@ -1,11 +1,16 @@
 import knexFactory, { type Knex } from 'knex';
-import { Model } from 'objection';
 import pg from 'pg';
 import { migrationSource } from './migrations/index.js';
 
 // bigint ids and fen amounts stay far below 2^53: read them as numbers.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
 
+/**
+ * The pool of one control plane. Objection's global `Model.knex` is deliberately left unset:
+ * every repository binds its own (`XModel.query(trx ?? this.knex)`), so two control planes in one
+ * process (the replica tests) never share a connection, and a query that forgets to bind fails
+ * at once instead of running on another database.
+ */
 export function createKnex(databaseUrl: string, pool = { min: 0, max: 20 }): Knex {
   const knex = knexFactory({
     client: 'pg',
@@ -13,7 +18,6 @@ export function createKnex(databaseUrl: string, pool = { min: 0, max: 20 }): Kne
     pool,
     migrations: { migrationSource, tableName: 'knex_migrations' },
   });
-  Model.knex(knex);
   return knex;
 }
 

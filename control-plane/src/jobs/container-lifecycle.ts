@@ -1,15 +1,12 @@
 // What happens to containers without anyone asking: an hourly one stops when its owner's balance
 // runs out, a prepaid one stops at the end of its paid time (its owner warned a day before), and
-// an hourly one stopped for 3 days is released (warned a day before). The settlement job runs the
+// an hourly one stopped for 3 days is released (warned a day before; lifecycle-settings.ts). The settlement job runs the
 // checks after it has metered; stops and releases are queue jobs, retried until the node answers.
+
+import type { LifecycleSettings } from '../lifecycle-settings.js';
 import type { ContainerStatus } from '../modules/containers/repository.js';
 import { ACTIVE } from '../modules/containers/status.js';
 import type { Queue, Scheduler } from './scheduler.js';
-
-/** Hourly containers are released this long after they stopped (spec: 3 days), warned a day before. */
-export const RELEASE_AFTER_MS = 3 * 24 * 3600_000;
-const WARN_RELEASE_AFTER_MS = 2 * 24 * 3600_000;
-const WARN_EXPIRY_BEFORE_MS = 24 * 3600_000;
 
 const STOP = 'billing-container-stop';
 const RELEASE = 'billing-container-release';
@@ -64,6 +61,7 @@ export class ContainerLifecycleJobs {
       containers: LifecycleContainers;
       balances: LifecycleBalances;
       notices: LifecycleNotices;
+      settings: LifecycleSettings;
     },
   ) {
     this.stops = scheduler.queue<StopJob>(
@@ -101,16 +99,18 @@ export class ContainerLifecycleJobs {
     }
     const soon = await this.d.containers.prepaidEndingBy(
       now,
-      new Date(now.getTime() + WARN_EXPIRY_BEFORE_MS),
+      new Date(now.getTime() + this.d.settings.warnBeforeMs),
     );
     for (const c of soon) await this.d.notices.once(c.id, 'expiry_warning', c.expires_at);
   }
 
   /** Hourly containers stopped for 3 days are released; a day before, their users are warned. */
   private async releasesDue(now: Date): Promise<void> {
-    const halted = await this.d.containers.hourlyHaltedSince(new Date(now.getTime() - WARN_RELEASE_AFTER_MS));
+    const halted = await this.d.containers.hourlyHaltedSince(
+      new Date(now.getTime() - (this.d.settings.releaseAfterMs - this.d.settings.warnBeforeMs)),
+    );
     for (const c of halted) {
-      if (c.since.getTime() <= now.getTime() - RELEASE_AFTER_MS) {
+      if (c.since.getTime() <= now.getTime() - this.d.settings.releaseAfterMs) {
         await this.releases.send({ containerId: c.id }, { singletonKey: c.id, singletonSeconds: 300 });
       } else {
         await this.d.notices.once(c.id, 'release_warning', c.since);
@@ -137,7 +137,7 @@ export class ContainerLifecycleJobs {
     const c = await this.d.containers.state(containerId);
     if (!c || c.status === 'deleted' || ACTIVE.includes(c.status as ContainerStatus)) return;
     const since = c.stopped_at ?? c.created_at;
-    if (Date.now() - since.getTime() < RELEASE_AFTER_MS) return;
+    if (Date.now() - since.getTime() < this.d.settings.releaseAfterMs) return;
     await this.d.containers.destroy(containerId);
     await this.d.notices.once(containerId, 'released', since);
   }

@@ -36,6 +36,7 @@ export function buildJobs(services: Services, config: Config, log: Log) {
       },
       balances: billing.account,
       notices: billing.notices,
+      settings: config,
     });
     settlement = new SettlementJob(scheduler, {
       metering: billing.metering,

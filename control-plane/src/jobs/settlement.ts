@@ -10,7 +10,7 @@ const SETTLE = 'billing-settle';
 export interface SettlementDeps {
   /** billing: Metering.settleAll */
   metering: { settleAll(now: Date): Promise<{ meters: number; chargedFen: number; userIds: number[] }> };
-  /** billing: SettlementRuns */
+  /** billing: SettlementRunsRepository */
   runs: {
     claim(slot: number, replica: string, now: Date): Promise<boolean>;
     record(slot: number, result: { meters: number; chargedFen: number }): Promise<void>;

@@ -1,5 +1,7 @@
-/** Billing types, multipliers, period hours and duration maxima (spec §9). */
-export type BillingType = 'hourly' | 'daily' | 'weekly' | 'monthly' | 'yearly';
+import type { BillingType } from '@gpucloud/control-plane/api';
+
+// Billing types, multipliers, period hours and duration maxima (spec §9). The types themselves
+// are the control plane's (`BillingType`); their labels and discounts are the console's.
 
 export interface BillingTypeInfo {
   value: BillingType;

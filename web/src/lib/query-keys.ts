@@ -75,6 +75,11 @@ export const profileKeys = {
   info: () => ['profile', 'info'] as const,
 };
 
+export const siteKeys = {
+  all: ['site'] as const,
+  info: () => ['site', 'info'] as const,
+};
+
 export const storageKeys = {
   all: ['storage'] as const,
   info: () => ['storage', 'info'] as const,

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectServed } from '../../../test/contract.js';
 import { ADMIN, ApiClient, startTestControlPlane } from '../../../test/harness.js';
 import type { RunningControlPlane } from '../../platform.js';
+import { apiKeyListReply, apiKeyReply } from './contract.js';
 
 let cp: RunningControlPlane;
 
@@ -34,11 +36,13 @@ describe('API keys', () => {
 
     const created = await api.request<KeyAnswer>('POST', '/api/api-keys/', { name: '训练脚本' });
     expect(created.status).toBe(201);
+    expectServed(apiKeyReply, created.body);
     const { id, key } = created.body;
     expect(key).toMatch(/^gpuc_[A-Za-z0-9_-]{40}$/);
 
     const list = await api.request<{ items: KeyAnswer[]; total: number }>('GET', '/api/api-keys/');
     expect(list.body.total).toBe(1);
+    expectServed(apiKeyListReply, list.body);
     expect(list.body.items[0]).toMatchObject({
       id,
       name: '训练脚本',

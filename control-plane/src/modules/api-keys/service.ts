@@ -3,6 +3,7 @@ import type { AuthUser } from '../../framework/auth.js';
 import { badRequest, notFound } from '../../framework/errors.js';
 import type { SecretBox } from '../../framework/secret-box.js';
 import type { UsersService } from '../users/service.js';
+import type { ApiKeyListReply, ApiKeyReply, RevealedApiKeyReply } from './contract.js';
 import type { ApiKeyRow, ApiKeysRepository } from './repository.js';
 
 export const MAX_API_KEYS = 5;
@@ -10,19 +11,10 @@ export const MAX_API_KEYS = 5;
 export const MSG_API_KEY_LIMIT = 'Maximum number of API keys reached';
 const KEY_PREFIX = 'gpuc_';
 
-export interface ApiKeyView {
-  id: number;
-  name: string;
-  /** Masked: first 6 and last 4 characters. */
-  key: string;
-  created_at: string;
-  last_used_at: string | null;
-}
-
-export interface CreatedApiKey extends ApiKeyView {
-  /** The full key: shown once, at creation. */
-  key: string;
-}
+/** A key as listed, its `key` masked (the shape lives in contract.ts). */
+export type ApiKeyView = ApiKeyReply;
+/** The answer of creating a key: the same, with the full key (shown once). */
+export type CreatedApiKey = ApiKeyReply;
 
 const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');
 
@@ -52,7 +44,7 @@ export class ApiKeysService {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  async list(user: AuthUser): Promise<{ items: ApiKeyView[]; total: number }> {
+  async list(user: AuthUser): Promise<ApiKeyListReply> {
     const rows = await this.repo.listForUser(user.id);
     return { items: rows.map(view), total: rows.length };
   }
@@ -73,7 +65,7 @@ export class ApiKeysService {
     return { ...view(row), key };
   }
 
-  async reveal(user: AuthUser, id: number): Promise<{ id: number; key: string }> {
+  async reveal(user: AuthUser, id: number): Promise<RevealedApiKeyReply> {
     const row = await this.repo.findForUser(user.id, id);
     if (!row) throw notFound('API 密钥不存在', 'API_KEY_NOT_FOUND');
     return { id: row.id, key: this.secrets.open(row.key_encrypted) };

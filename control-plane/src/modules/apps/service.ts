@@ -2,9 +2,11 @@ import type { AuthUser } from '../../framework/auth.js';
 import { conflict, notFound } from '../../framework/errors.js';
 import type { CatalogueService } from '../catalogue/service.js';
 import type { CloudProductsService, CloudProductView } from '../cloud-products/service.js';
+import type { PurchaseReply } from '../containers/contract.js';
 import type { PurchaseService } from '../containers/purchase-service.js';
 import { purchaseSchema } from '../containers/schema.js';
 import { totalPriceFen } from '../pricing/pricing.js';
+import type { DeployReply } from './contract.js';
 import type { DeployInput } from './schema.js';
 
 /** The app market's GPU choices and how cloud products name them. */
@@ -64,7 +66,11 @@ export class AppsService {
       status: answer.status,
       body:
         answer.status < 300
-          ? { ...(answer.body as object), product_id: product.id, total_price: totalFen / 100 }
+          ? ({
+              ...(answer.body as PurchaseReply),
+              product_id: product.id,
+              total_price: totalFen / 100,
+            } satisfies DeployReply)
           : answer.body,
     };
   }

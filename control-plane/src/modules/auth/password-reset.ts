@@ -4,6 +4,7 @@ import { type RateLimiter, type RateLimitPolicy, rule } from '../rate-limits/ser
 import type { User } from '../users/model.js';
 import type { UsersService } from '../users/service.js';
 import type { VerificationService } from '../verification/service.js';
+import type { ResetContactsReply } from './contract.js';
 import { maskEmail, maskPhone } from './masks.js';
 import { MSG_DISABLED } from './service.js';
 
@@ -32,7 +33,7 @@ function contacts(user: User): { phone: string | null; email: string | null } {
 export class PasswordResetService {
   constructor(private readonly d: ResetDeps) {}
 
-  async checkUsername(username: string, ip: string) {
+  async checkUsername(username: string, ip: string): Promise<ResetContactsReply> {
     await this.d.limiter.hit(
       rule(this.d.limits.resetLookupsPerIp, '请求过于频繁，请{minutes}分钟后再试'),
       `reset:lookup:${ip}`,

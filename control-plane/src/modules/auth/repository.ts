@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { SessionModel } from './model.js';
 
 export interface SessionRow {
   id: number;
@@ -12,29 +13,34 @@ export class SessionsRepository {
   constructor(private readonly knex: Knex) {}
 
   async insert(userId: number, tokenHash: string, expiresAt: Date): Promise<void> {
-    await this.knex('sessions').insert({ user_id: userId, token_hash: tokenHash, expires_at: expiresAt });
+    await SessionModel.query(this.knex).insert({
+      user_id: userId,
+      token_hash: tokenHash,
+      expires_at: expiresAt,
+    });
   }
 
   async findActive(tokenHash: string, now: Date): Promise<SessionRow | undefined> {
-    return this.knex('sessions')
+    const row = await SessionModel.query(this.knex)
       .select('id', 'user_id', 'expires_at', 'revoked_at')
       .where({ token_hash: tokenHash })
-      .whereNull('revoked_at')
+      .modify('unrevoked')
       .where('expires_at', '>', now)
       .first();
+    return row ? ({ ...row.toJSON() } as SessionRow) : undefined;
   }
 
   async revokeAllForUser(userId: number, now: Date): Promise<void> {
-    await this.knex('sessions')
+    await SessionModel.query(this.knex)
       .where({ user_id: userId })
-      .whereNull('revoked_at')
-      .update({ revoked_at: now });
+      .modify('unrevoked')
+      .patch({ revoked_at: now });
   }
 
   async revoke(tokenHash: string, now: Date): Promise<void> {
-    await this.knex('sessions')
+    await SessionModel.query(this.knex)
       .where({ token_hash: tokenHash })
-      .whereNull('revoked_at')
-      .update({ revoked_at: now });
+      .modify('unrevoked')
+      .patch({ revoked_at: now });
   }
 }

@@ -7,14 +7,11 @@ import type { User } from '../users/model.js';
 import { verifyPassword } from '../users/passwords.js';
 import type { UsersService } from '../users/service.js';
 import type { VerificationService } from '../verification/service.js';
+import type { AuthReply } from './contract.js';
 import type { SessionsRepository } from './repository.js';
 
-export interface LoginResult {
-  token: string;
-  username: string;
-  nickname: string | null;
-  is_admin: boolean;
-}
+/** The session a sign-in answers (the shape lives in contract.ts). */
+export type LoginResult = AuthReply;
 
 export interface AuthDeps {
   sessions: SessionsRepository;

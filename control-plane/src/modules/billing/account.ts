@@ -1,32 +1,37 @@
 import type { Knex } from 'knex';
 import type { AuthUser } from '../../framework/auth.js';
 import { badRequest, conflict } from '../../framework/errors.js';
+import type { AccountsRepository, LowBalance } from './accounts-repository.js';
+import type { BalanceReply, StatisticsReply } from './contract.js';
 import type { CouponsService } from './coupons.js';
 import type { Ledger } from './ledger.js';
 import { yuan } from './numbers.js';
-import type { RecordsRepository } from './records.js';
+import type { Records } from './records.js';
+
+/** A new account's low-balance alert threshold (the column's default: 100 yuan). */
+const DEFAULT_ALERT_THRESHOLD_FEN = 10_000;
 
 /** The balance screen: balance, alert threshold, statistics; the trial credit; admin adjustments. */
 export class AccountService {
   constructor(
     private readonly d: {
       ledger: Ledger;
-      records: RecordsRepository;
+      accounts: AccountsRepository;
+      records: Records;
       coupons: CouponsService;
       newUserCreditFen: number;
     },
   ) {}
 
-  private get knex(): Knex {
-    return this.d.ledger.knex;
+  async balance(userId: number): Promise<BalanceReply> {
+    const row = await this.d.accounts.find(userId);
+    return {
+      balance: yuan(row?.balance_fen ?? 0),
+      alert_threshold: yuan(row?.alert_threshold_fen ?? DEFAULT_ALERT_THRESHOLD_FEN),
+    };
   }
 
-  async balance(userId: number) {
-    const row = await this.knex('users').where({ id: userId }).first('balance_fen', 'alert_threshold_fen');
-    return { balance: yuan(row?.balance_fen ?? 0), alert_threshold: yuan(row?.alert_threshold_fen ?? 0) };
-  }
-
-  async statistics(userId: number) {
+  async statistics(userId: number): Promise<StatisticsReply> {
     const [stats, coupons] = await Promise.all([
       this.d.records.statistics(userId),
       this.d.coupons.availableCount(userId),
@@ -39,9 +44,7 @@ export class AccountService {
   }
 
   async setAlertThreshold(userId: number, thresholdFen: number) {
-    await this.knex('users')
-      .where({ id: userId })
-      .update({ alert_threshold_fen: thresholdFen, balance_alert_sent_at: null });
+    await this.d.accounts.setAlertThreshold(userId, thresholdFen);
     return this.balance(userId);
   }
 
@@ -49,23 +52,17 @@ export class AccountService {
    * Of these users, those whose balance fell below their alert threshold (still above zero) and
    * who were not warned since it did: marked warned now, and returned to be warned.
    */
-  flagLowBalances(
-    userIds: number[],
-  ): Promise<{ id: number; balance_fen: number; alert_threshold_fen: number }[]> {
+  flagLowBalances(userIds: number[]): Promise<LowBalance[]> {
     if (userIds.length === 0) return Promise.resolve([]);
-    return this.knex('users')
-      .whereIn('id', userIds)
-      .whereNull('balance_alert_sent_at')
-      .whereRaw('balance_fen < alert_threshold_fen')
-      .where('balance_fen', '>', 0)
-      .update({ balance_alert_sent_at: new Date() })
-      .returning(['id', 'balance_fen', 'alert_threshold_fen']);
+    return this.d.accounts.flagLowBalances(userIds, new Date());
   }
 
   /** Of these users, those with nothing left (balance at or below zero). */
   async exhausted(userIds: number[]): Promise<number[]> {
     if (userIds.length === 0) return [];
-    return this.knex('users').whereIn('id', userIds).where('balance_fen', '<=', 0).pluck('id');
+    // A user without an account row has nothing either.
+    const left = new Set(await this.d.accounts.funded(userIds));
+    return userIds.filter((id) => !left.has(id));
   }
 
   /** The new user's trial credit, booked with the user's row (registration's transaction). */

@@ -2,39 +2,54 @@ import type Router from '@koa/router';
 import type { Knex } from 'knex';
 import { type BillingSettings, DEFAULT_NEW_USER_CREDIT_FEN } from '../../billing-settings.js';
 import type { AppState } from '../../framework/auth.js';
+import type { LifecycleSettings } from '../../lifecycle-settings.js';
 import { AccountService } from './account.js';
+import { AccountsRepository } from './accounts-repository.js';
 import { billingAdminRoutes } from './admin-routes.js';
 import { ContainerBillingHooks } from './container-billing.js';
 import { CouponsService } from './coupons.js';
+import { CouponsRepository } from './coupons-repository.js';
 import { InvoicesService } from './invoices.js';
+import { InvoicesRepository } from './invoices-repository.js';
 import { Ledger } from './ledger.js';
+import { LedgerRepository } from './ledger-repository.js';
 import { Metering } from './metering.js';
+import { MetersRepository } from './meters-repository.js';
 import { Notices, type Notifier } from './notices.js';
+import { NoticesRepository } from './notices-repository.js';
 import { OrdersService } from './orders.js';
 import { OrdersRepository } from './orders-repository.js';
 import { PaymentsService } from './payments.js';
 import { PaymentsRepository } from './payments-repository.js';
-import { RecordsRepository } from './records.js';
+import type { BillingContainers, BillingUsers } from './ports.js';
+import { Records } from './records.js';
+import { RecordsRepository } from './records-repository.js';
 import { RenewalsService } from './renewals.js';
 import { billingRoutes, commerceRoutes, paymentCallbackRoutes } from './routes.js';
 import { SandboxPayProvider } from './sandbox-pay.js';
-import { SettlementRuns } from './settlement-runs.js';
+import { SettlementRunsRepository } from './settlement-runs-repository.js';
+import { siteRoutes } from './site-routes.js';
 import { type PayProvider, WechatPayV3 } from './wechat-pay.js';
 
 export interface BillingDeps {
-  settings: BillingSettings & { publicUrl?: string | undefined; databaseUrl: string };
+  settings: BillingSettings & LifecycleSettings & { publicUrl?: string | undefined; databaseUrl: string };
   knex: Knex;
   notifier: Notifier;
+  /** The tables billing does not own, through their modules' services. */
+  users: BillingUsers;
+  containers: BillingContainers;
   log: (message: string, err?: unknown) => void;
 }
 
 /** Money: one part of the object graph (ledger, payments, orders, metering, invoices, coupons). Its timers are in src/jobs. */
 export function buildBilling(d: BillingDeps) {
   const { knex, settings, log } = d;
-  const ledger = new Ledger(knex);
-  const coupons = new CouponsService(knex, ledger);
+  const accounts = new AccountsRepository(knex);
+  const entries = new LedgerRepository(knex);
+  const ledger = new Ledger(accounts, entries);
+  const coupons = new CouponsService(new CouponsRepository(knex), entries, ledger, d.users);
   const ordersRepo = new OrdersRepository(knex);
-  const orders = new OrdersService(ordersRepo, ledger, coupons);
+  const orders = new OrdersService(ordersRepo, ledger, coupons, d.containers);
   const paymentsRepo = new PaymentsRepository(knex);
   const wechatPay = settings.wechatPay ? new WechatPayV3(settings.wechatPay) : undefined;
   const provider: PayProvider | undefined =
@@ -42,16 +57,27 @@ export function buildBilling(d: BillingDeps) {
     (settings.paymentsSandbox === false
       ? undefined
       : new SandboxPayProvider(paymentsRepo, settings.publicUrl));
-  const payments = new PaymentsService({ repo: paymentsRepo, ledger, coupons, orders, provider, log });
-  const records = new RecordsRepository(knex);
-  const metering = new Metering(ledger, ordersRepo);
-  const notices = new Notices(knex, d.notifier, log);
-  const account = new AccountService({
+  const payments = new PaymentsService({
+    repo: paymentsRepo,
     ledger,
-    records,
     coupons,
-    newUserCreditFen: settings.newUserCreditFen ?? DEFAULT_NEW_USER_CREDIT_FEN,
+    orders,
+    provider,
+    users: d.users,
+    log,
   });
+  const records = new Records(new RecordsRepository(knex), entries);
+  const metering = new Metering(ledger, new MetersRepository(knex), ordersRepo, d.containers);
+  const notices = new Notices(new NoticesRepository(knex), {
+    notifier: d.notifier,
+    users: d.users,
+    containers: d.containers,
+    releaseAfterMs: settings.releaseAfterMs,
+    warnBeforeMs: settings.warnBeforeMs,
+    log,
+  });
+  const newUserCreditFen = settings.newUserCreditFen ?? DEFAULT_NEW_USER_CREDIT_FEN;
+  const account = new AccountService({ ledger, accounts, records, coupons, newUserCreditFen });
   return {
     ledger,
     account,
@@ -62,10 +88,12 @@ export function buildBilling(d: BillingDeps) {
     records,
     metering,
     notices,
-    renewals: new RenewalsService({ ledger, orders, payments }),
-    invoices: new InvoicesService(knex, ordersRepo),
+    renewals: new RenewalsService({ ledger, orders, ordersRepo, payments, containers: d.containers }),
+    invoices: new InvoicesService(new InvoicesRepository(knex), ordersRepo, d.users),
     containerHooks: new ContainerBillingHooks({ ledger, orders, ordersRepo, metering }),
-    settlementRuns: new SettlementRuns(knex),
+    settlementRuns: new SettlementRunsRepository(knex),
+    /** The trial credit of a new user (fen), as GET /api/site shows it. */
+    newUserCreditFen,
     log,
   };
 }
@@ -73,5 +101,11 @@ export function buildBilling(d: BillingDeps) {
 export type Billing = ReturnType<typeof buildBilling>;
 
 export function billingRouters(b: Billing): Router<AppState>[] {
-  return [paymentCallbackRoutes(b), billingRoutes(b), commerceRoutes(b), billingAdminRoutes(b)];
+  return [
+    siteRoutes(b),
+    paymentCallbackRoutes(b),
+    billingRoutes(b),
+    commerceRoutes(b),
+    billingAdminRoutes(b),
+  ];
 }

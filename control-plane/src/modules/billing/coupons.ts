@@ -1,38 +1,16 @@
 import type { Knex } from 'knex';
 import { badRequest, conflict, notFound } from '../../framework/errors.js';
+import type { CouponListReply, CouponReply, GrantedCouponsReply } from './contract.js';
+import type { CouponRow, CouponStatus, CouponsRepository } from './coupons-repository.js';
 import type { Ledger } from './ledger.js';
+import type { LedgerRepository } from './ledger-repository.js';
 import { iso, yuan } from './numbers.js';
+import { type BillingUsers, withUsernames } from './ports.js';
 
-export type CouponStatus = 'unused' | 'used' | 'expired';
+export type { CouponStatus } from './coupons-repository.js';
 
-interface CouponRow {
-  id: number;
-  user_id: number;
-  name: string;
-  amount_fen: number;
-  min_amount_fen: number;
-  expires_at: Date;
-  status: 'unused' | 'used';
-  selected_at: Date | null;
-  used_at: Date | null;
-  used_for: string | null;
-  created_by: number | null;
-  created_at: Date;
-}
-
-export interface CouponView {
-  id: number;
-  name: string;
-  amount: number;
-  minAmount: number;
-  expireDate: string;
-  status: CouponStatus;
-  /** Marked with 'use': applied at the next purchase or top-up reaching minAmount. */
-  selected: boolean;
-  used_at: string | null;
-  used_for: string | null;
-  username?: string;
-}
+/** A coupon as listed (the shape lives in contract.ts). */
+export type CouponView = CouponReply;
 
 function couponView(c: CouponRow & { username?: string }, now: Date): CouponView {
   const status: CouponStatus = c.status === 'used' ? 'used' : c.expires_at <= now ? 'expired' : 'unused';
@@ -50,58 +28,44 @@ function couponView(c: CouponRow & { username?: string }, now: Date): CouponView
   };
 }
 
-function whereStatus(q: Knex.QueryBuilder, status: CouponStatus | undefined, now: Date) {
-  if (status === 'used') q.where('coupons.status', 'used');
-  else if (status === 'unused') q.where('coupons.status', 'unused').where('coupons.expires_at', '>', now);
-  else if (status === 'expired') q.where('coupons.status', 'unused').where('coupons.expires_at', '<=', now);
-}
-
 /** Coupons (卡券): granted by admins, marked with 'use', applied once to a purchase or top-up. */
 export class CouponsService {
   constructor(
-    private readonly knex: Knex,
+    private readonly repo: CouponsRepository,
+    private readonly entries: LedgerRepository,
     private readonly ledger: Ledger,
+    private readonly users: Pick<BillingUsers, 'usernames' | 'idsMatching' | 'byUsernames'>,
   ) {}
 
-  async list(userId: number, filter: { page: number; pageSize: number; status?: CouponStatus | undefined }) {
+  async list(
+    userId: number,
+    filter: { page: number; pageSize: number; status?: CouponStatus | undefined },
+  ): Promise<CouponListReply> {
     const now = new Date();
-    const q = this.knex<CouponRow>('coupons').where('user_id', userId);
-    whereStatus(q, filter.status, now);
-    const [rows, counted] = await Promise.all([
-      q
-        .clone()
-        .select('*')
-        .orderBy('id', 'desc')
-        .offset((filter.page - 1) * filter.pageSize)
-        .limit(filter.pageSize),
-      q.clone().count<{ count: string }[]>({ count: '*' }),
-    ]);
-    return {
-      items: (rows as CouponRow[]).map((c) => couponView(c, now)),
-      total: Number(counted[0]?.count ?? 0),
-    };
+    const { items, total } = await this.repo.page({
+      userId,
+      status: filter.status,
+      now,
+      offset: (filter.page - 1) * filter.pageSize,
+      limit: filter.pageSize,
+    });
+    return { items: items.map((c) => couponView(c, now)), total };
   }
 
-  async availableCount(userId: number): Promise<number> {
-    const [row] = await this.knex('coupons')
-      .where({ user_id: userId, status: 'unused' })
-      .where('expires_at', '>', new Date())
-      .count<{ count: string }[]>({ count: '*' });
-    return Number(row?.count ?? 0);
+  availableCount(userId: number): Promise<number> {
+    return this.repo.countAvailable(userId, new Date());
   }
 
   /** 'use': this coupon (and no other) applies at the next purchase or top-up reaching its minimum. */
   async select(userId: number, id: number): Promise<CouponView> {
-    return this.knex.transaction(async (trx) => {
+    return this.ledger.transaction(async (trx) => {
       await this.ledger.lockBalance(trx, userId);
-      const c = await trx<CouponRow>('coupons').where({ id, user_id: userId }).forUpdate().first();
+      const c = await this.repo.lockOwn(trx, userId, id);
       if (!c) throw notFound('卡券不存在', 'COUPON_NOT_FOUND');
       const now = new Date();
       if (c.status === 'used') throw conflict('该卡券已使用', 'COUPON_USED');
       if (c.expires_at <= now) throw conflict('该卡券已过期', 'COUPON_EXPIRED');
-      await trx('coupons').where({ user_id: userId }).whereNot({ id }).update({ selected_at: null });
-      const [row] = await trx('coupons').where({ id }).update({ selected_at: now }).returning('*');
-      return couponView(row as CouponRow, now);
+      return couponView(await this.repo.select(trx, userId, id, now), now);
     });
   }
 
@@ -114,16 +78,9 @@ export class CouponsService {
     p: { userId: number; amountFen: number; usedFor: string; orderId?: number; paymentId?: number },
   ): Promise<number> {
     const now = new Date();
-    const c = await trx<CouponRow>('coupons')
-      .where({ user_id: p.userId, status: 'unused' })
-      .whereNotNull('selected_at')
-      .where('expires_at', '>', now)
-      .where('min_amount_fen', '<=', p.amountFen)
-      .orderBy('selected_at', 'desc')
-      .forUpdate()
-      .first();
+    const c = await this.repo.lockSelected(trx, p.userId, p.amountFen, now);
     if (!c) return 0;
-    await trx('coupons').where({ id: c.id }).update({ status: 'used', used_at: now, used_for: p.usedFor });
+    await this.repo.markUsed(trx, c.id, p.usedFor, now);
     await this.ledger.post(trx, {
       userId: p.userId,
       amountFen: c.amount_fen,
@@ -144,16 +101,12 @@ export class CouponsService {
    * leaves the balance again and they are unused, still selected for the next purchase.
    */
   async returnForOrder(trx: Knex.Transaction, order: { id: number; order_no: string; user_id: number }) {
-    const credits = await trx('ledger_entries')
-      .where({ order_id: order.id, kind: 'coupon' })
-      .where('amount_fen', '>', 0)
-      .whereNotNull('coupon_id')
-      .select('coupon_id', 'amount_fen');
+    const credits = await this.entries.couponCredits(trx, order.id);
     for (const credit of credits) {
-      const couponId = Number(credit.coupon_id);
+      const couponId = credit.coupon_id;
       const posted = await this.ledger.post(trx, {
         userId: order.user_id,
-        amountFen: -Number(credit.amount_fen),
+        amountFen: -credit.amount_fen,
         kind: 'coupon',
         description: `退回卡券：订单 ${order.order_no} 创建失败`,
         paymentMethod: 'system',
@@ -161,11 +114,7 @@ export class CouponsService {
         orderId: order.id,
         uniqueKey: `coupon-return:${couponId}:o${order.id}`,
       });
-      if (posted) {
-        await trx('coupons')
-          .where({ id: couponId, status: 'used' })
-          .update({ status: 'unused', used_at: null, used_for: null, selected_at: new Date() });
-      }
+      if (posted) await this.repo.giveBack(trx, couponId, new Date());
     }
   }
 
@@ -174,13 +123,13 @@ export class CouponsService {
   async grant(
     adminId: number,
     p: { name: string; amountFen: number; minAmountFen: number; expiresAt: Date; usernames: string[] },
-  ): Promise<{ created: number }> {
+  ): Promise<GrantedCouponsReply> {
     if (p.expiresAt <= new Date()) throw badRequest('过期时间必须晚于当前时间', 'COUPON_EXPIRY');
-    const users = await this.knex('users').whereIn('username', p.usernames).select('id', 'username');
-    const missing = p.usernames.filter((u) => !users.some((x: { username: string }) => x.username === u));
+    const users = await this.users.byUsernames(p.usernames);
+    const missing = p.usernames.filter((u) => !users.some((x) => x.username === u));
     if (missing.length > 0) throw badRequest(`用户不存在：${missing.join('、')}`, 'USER_NOT_FOUND');
-    await this.knex('coupons').insert(
-      users.map((u: { id: number }) => ({
+    await this.repo.insertMany(
+      users.map((u) => ({
         user_id: u.id,
         name: p.name,
         amount_fen: p.amountFen,
@@ -197,28 +146,21 @@ export class CouponsService {
     size: number;
     status?: CouponStatus | undefined;
     username?: string | undefined;
-  }) {
+  }): Promise<CouponListReply> {
     const now = new Date();
-    const q = this.knex('coupons').join('users', 'users.id', 'coupons.user_id');
-    whereStatus(q, filter.status, now);
-    if (filter.username) q.whereILike('users.username', `%${filter.username.replace(/[%_\\]/g, '\\$&')}%`);
-    const [rows, counted] = await Promise.all([
-      q
-        .clone()
-        .select('coupons.*', 'users.username')
-        .orderBy('coupons.id', 'desc')
-        .offset((filter.page - 1) * filter.size)
-        .limit(filter.size),
-      q.clone().count<{ count: string }[]>({ count: '*' }),
-    ]);
-    return {
-      items: (rows as (CouponRow & { username: string })[]).map((c) => couponView(c, now)),
-      total: Number(counted[0]?.count ?? 0),
-    };
+    const userIds = filter.username ? await this.users.idsMatching(filter.username) : undefined;
+    if (userIds?.length === 0) return { items: [], total: 0 };
+    const { items, total } = await this.repo.page({
+      userIds,
+      status: filter.status,
+      now,
+      offset: (filter.page - 1) * filter.size,
+      limit: filter.size,
+    });
+    return { items: (await withUsernames(this.users, items)).map((c) => couponView(c, now)), total };
   }
 
   async revoke(id: number): Promise<void> {
-    const deleted = await this.knex('coupons').where({ id, status: 'unused' }).delete();
-    if (deleted === 0) throw conflict('只能删除未使用的卡券', 'COUPON_NOT_REVOCABLE');
+    if (!(await this.repo.deleteUnused(id))) throw conflict('只能删除未使用的卡券', 'COUPON_NOT_REVOCABLE');
   }
 }

@@ -1,27 +1,15 @@
-import type { Knex } from 'knex';
 import { badRequest, conflict, notFound } from '../../framework/errors.js';
+import type { InvoiceListReply, InvoiceReply } from './contract.js';
+import type { InvoiceRow, InvoiceStatus, InvoicesRepository } from './invoices-repository.js';
 import { businessNo, iso, yuan } from './numbers.js';
-import type { OrdersRepository } from './orders-repository.js';
+import { INVOICEABLE_STATUSES, type OrdersRepository } from './orders-repository.js';
+import { type BillingUsers, withUsernames } from './ports.js';
 
-export type InvoiceStatus = 'pending' | 'issued' | 'cancelled';
-
-export interface InvoiceRow {
-  id: number;
-  invoice_no: string;
-  user_id: number;
-  order_id: number;
-  title: string;
-  tax_no: string;
-  amount_fen: number;
-  status: InvoiceStatus;
-  issued_by: number | null;
-  issued_at: Date | null;
-  created_at: Date;
-}
+export type { InvoiceRow, InvoiceStatus } from './invoices-repository.js';
 
 type InvoiceWithOrder = InvoiceRow & { order_no: string; username?: string; product_name?: string };
 
-export function invoiceView(i: InvoiceWithOrder) {
+export function invoiceView(i: InvoiceWithOrder): InvoiceReply {
   return {
     id: i.id,
     invoice_no: i.invoice_no,
@@ -40,15 +28,15 @@ export function invoiceView(i: InvoiceWithOrder) {
 /** Invoices (发票): applied for on an order (≤ its paid amount not yet invoiced), issued by admins. */
 export class InvoicesService {
   constructor(
-    private readonly knex: Knex,
+    private readonly repo: InvoicesRepository,
     private readonly orders: OrdersRepository,
+    private readonly users: Pick<BillingUsers, 'usernames'>,
   ) {}
 
-  private base() {
-    return this.knex('invoices')
-      .join('container_orders', 'container_orders.id', 'invoices.order_id')
-      .join('users', 'users.id', 'invoices.user_id')
-      .select('invoices.*', 'container_orders.order_no', 'container_orders.product_name', 'users.username');
+  /** One invoice with its order's number and product, and its owner's username. */
+  private async find(id: number): Promise<InvoiceWithOrder | undefined> {
+    const row = await this.repo.find(id);
+    return row ? (await withUsernames(this.users, [row]))[0] : undefined;
   }
 
   async list(filter: {
@@ -56,54 +44,42 @@ export class InvoicesService {
     page: number;
     pageSize: number;
     status?: InvoiceStatus | undefined;
-  }) {
-    const q = this.base();
-    if (filter.userId !== undefined) q.where('invoices.user_id', filter.userId);
-    if (filter.status) q.where('invoices.status', filter.status);
-    const [rows, counted] = await Promise.all([
-      q
-        .clone()
-        .orderBy('invoices.id', 'desc')
-        .offset((filter.page - 1) * filter.pageSize)
-        .limit(filter.pageSize),
-      q.clone().clearSelect().count<{ count: string }[]>({ count: '*' }),
-    ]);
-    return { items: (rows as InvoiceWithOrder[]).map(invoiceView), total: Number(counted[0]?.count ?? 0) };
+  }): Promise<InvoiceListReply> {
+    const { items, total } = await this.repo.page({
+      userId: filter.userId,
+      status: filter.status,
+      offset: (filter.page - 1) * filter.pageSize,
+      limit: filter.pageSize,
+    });
+    return { items: (await withUsernames(this.users, items)).map(invoiceView), total };
   }
 
   async apply(userId: number, p: { orderId: number; title: string; taxNo: string; amountFen: number }) {
-    const id = await this.knex.transaction(async (trx) => {
+    const id = await this.repo.transaction(async (trx) => {
       // The order row is locked so two applications cannot both take the same amount.
       const order = await this.orders.lock(trx, p.orderId);
       if (!order || order.user_id !== userId) throw notFound('订单不存在', 'ORDER_NOT_FOUND');
-      if (!['paid', 'running', 'stopped', 'completed'].includes(order.status)) {
+      if (!INVOICEABLE_STATUSES.includes(order.status)) {
         throw conflict('该订单暂不可开票', 'ORDER_NOT_INVOICEABLE');
       }
-      const [row] = await trx('invoices')
-        .where({ order_id: p.orderId })
-        .whereIn('status', ['pending', 'issued'])
-        .sum<{ sum: string | null }[]>({ sum: 'amount_fen' });
-      const left = order.amount_fen - Number(row?.sum ?? 0);
+      const left = order.amount_fen - (await this.repo.invoicedFen(trx, p.orderId));
       if (p.amountFen <= 0) throw badRequest('开票金额必须大于0', 'INVOICE_AMOUNT');
       if (p.amountFen > left)
         throw badRequest(`开票金额不能超过可开票金额 ${(left / 100).toFixed(2)} 元`, 'INVOICE_AMOUNT');
-      const [inserted] = await trx('invoices')
-        .insert({
-          invoice_no: businessNo('I'),
-          user_id: userId,
-          order_id: p.orderId,
-          title: p.title,
-          tax_no: p.taxNo,
-          amount_fen: p.amountFen,
-        })
-        .returning('id');
-      return inserted.id as number;
+      return this.repo.insert(trx, {
+        invoice_no: businessNo('I'),
+        user_id: userId,
+        order_id: p.orderId,
+        title: p.title,
+        tax_no: p.taxNo,
+        amount_fen: p.amountFen,
+      });
     });
     return this.get(userId, id);
   }
 
   async get(userId: number | undefined, id: number) {
-    const row = (await this.base().where('invoices.id', id).first()) as InvoiceWithOrder | undefined;
+    const row = await this.find(id);
     if (!row || (userId !== undefined && row.user_id !== userId))
       throw notFound('发票不存在', 'INVOICE_NOT_FOUND');
     return invoiceView(row);
@@ -112,10 +88,7 @@ export class InvoicesService {
   /** The user may cancel a pending invoice (PUT /api/invoices/{id} {status: 'cancelled'}). */
   async setStatus(userId: number, id: number, status: InvoiceStatus) {
     if (status !== 'cancelled') throw badRequest('只能取消发票申请', 'INVOICE_STATUS');
-    const updated = await this.knex('invoices')
-      .where({ id, user_id: userId, status: 'pending' })
-      .update({ status: 'cancelled' });
-    if (updated === 0) {
+    if (!(await this.repo.cancelPending(userId, id))) {
       await this.get(userId, id);
       throw conflict('只能取消待开具的发票', 'INVOICE_NOT_PENDING');
     }
@@ -123,10 +96,7 @@ export class InvoicesService {
   }
 
   async issue(adminId: number, id: number) {
-    const updated = await this.knex('invoices')
-      .where({ id, status: 'pending' })
-      .update({ status: 'issued', issued_by: adminId, issued_at: new Date() });
-    if (updated === 0) {
+    if (!(await this.repo.issuePending(id, adminId, new Date()))) {
       await this.get(undefined, id);
       throw conflict('只能开具待开具的发票', 'INVOICE_NOT_PENDING');
     }
@@ -135,7 +105,7 @@ export class InvoicesService {
 
   /** The issued invoice as a document (HTML, printable to PDF by the browser). */
   async document(userId: number | undefined, id: number): Promise<{ filename: string; html: string }> {
-    const row = (await this.base().where('invoices.id', id).first()) as InvoiceWithOrder | undefined;
+    const row = await this.find(id);
     if (!row || (userId !== undefined && row.user_id !== userId))
       throw notFound('发票不存在', 'INVOICE_NOT_FOUND');
     if (row.status !== 'issued') throw conflict('发票尚未开具', 'INVOICE_NOT_ISSUED');

@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
 import { AppError, notFound } from '../../framework/errors.js';
+import type { AccountsRepository } from './accounts-repository.js';
+import type { LedgerKind, LedgerRepository, PaymentMethod } from './ledger-repository.js';
 
-/** What a ledger row is about; the billing records show recharge / expense / refund from it. */
-export type LedgerKind = 'recharge' | 'expense' | 'refund' | 'credit' | 'coupon' | 'adjustment';
-export type PaymentMethod = 'wechat' | 'alipay' | 'balance' | 'system' | 'other';
+export type { LedgerKind, LedgerRow, PaymentMethod } from './ledger-repository.js';
 
 export interface Posting {
   userId: number;
@@ -24,45 +24,43 @@ export interface Posting {
   floorFen?: number | undefined;
 }
 
-export interface LedgerRow {
-  id: number;
-  user_id: number;
-  amount_fen: number;
-  balance_after_fen: number;
-  kind: LedgerKind;
-  description: string;
-  payment_method: PaymentMethod;
-  container_id: string | null;
-  order_id: number | null;
-  payment_id: number | null;
-  coupon_id: number | null;
-  admin_id: number | null;
-  billed_seconds: number | null;
-  created_at: Date;
-}
-
 export const insufficientBalance = (detail = '余额不足，请先充值') =>
   new AppError(402, 'INSUFFICIENT_BALANCE', detail);
 
 /**
- * Lock order, everywhere money moves: the user's row first, then the rows of the operation (meter,
+ * Lock order, everywhere money moves: the user's account row first, then the rows of the operation (meter,
  * order, payment, coupon). Every path follows it, so concurrent postings never deadlock.
  *
- * The one ledger. A posting locks the user's row (SELECT … FOR UPDATE), writes the ledger row and
+ * The one ledger. A posting locks the user's account row (SELECT … FOR UPDATE), writes the ledger row and
  * the new balance in the caller's transaction: the balance always equals the sum of the ledger.
  */
 export class Ledger {
-  constructor(readonly knex: Knex) {}
+  constructor(
+    private readonly accounts: AccountsRepository,
+    private readonly entries: LedgerRepository,
+  ) {}
 
   transaction<T>(fn: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
-    return this.knex.transaction(fn);
+    return this.accounts.transaction(fn);
   }
 
-  /** The balance, with the user's row locked until the transaction ends. */
+  /**
+   * The balance, with the user's account row (billing_accounts) locked until the transaction
+   * ends. A user without a row yet (one created before any posting) gets it here.
+   */
   async lockBalance(trx: Knex.Transaction, userId: number): Promise<number> {
-    const row = await trx('users').where({ id: userId }).forUpdate().first('balance_fen');
-    if (!row) throw notFound('用户不存在', 'USER_NOT_FOUND');
-    return Number(row.balance_fen);
+    let balance = await this.accounts.lockBalance(trx, userId);
+    if (balance === undefined) {
+      const created = await this.accounts.create(trx, userId).catch((err: unknown) => {
+        // The foreign key names a user that does not exist.
+        if ((err as { code?: string }).code === '23503') throw notFound('用户不存在', 'USER_NOT_FOUND');
+        throw err;
+      });
+      balance = created ? 0 : await this.accounts.lockBalance(trx, userId);
+      // Created by a concurrent posting, then gone (the user deleted meanwhile).
+      if (balance === undefined) throw new Error(`the billing account of user ${userId} is gone`);
+    }
+    return Number(balance);
   }
 
   /** Books the posting; undefined when its uniqueKey was booked before (nothing changes then). */
@@ -74,50 +72,42 @@ export class Ledger {
     const balance = await this.lockBalance(trx, p.userId);
     const after = balance + p.amountFen;
     if (p.floorFen !== undefined && after < p.floorFen) throw insufficientBalance();
-    const inserted = await trx('ledger_entries')
-      .insert({
-        user_id: p.userId,
-        amount_fen: p.amountFen,
-        balance_after_fen: after,
-        kind: p.kind,
-        description: p.description.slice(0, 255),
-        payment_method: p.paymentMethod,
-        container_id: p.containerId ?? null,
-        order_id: p.orderId ?? null,
-        payment_id: p.paymentId ?? null,
-        coupon_id: p.couponId ?? null,
-        admin_id: p.adminId ?? null,
-        billed_seconds: p.billedSeconds ?? null,
-        unique_key: p.uniqueKey ?? null,
-      })
-      .onConflict('unique_key')
-      .ignore()
-      .returning('id');
-    const id = inserted[0]?.id as number | undefined;
+    const id = await this.entries.insert(trx, {
+      user_id: p.userId,
+      amount_fen: p.amountFen,
+      balance_after_fen: after,
+      kind: p.kind,
+      description: p.description.slice(0, 255),
+      payment_method: p.paymentMethod,
+      container_id: p.containerId ?? null,
+      order_id: p.orderId ?? null,
+      payment_id: p.paymentId ?? null,
+      coupon_id: p.couponId ?? null,
+      admin_id: p.adminId ?? null,
+      billed_seconds: p.billedSeconds ?? null,
+      unique_key: p.uniqueKey ?? null,
+    });
     if (id === undefined) return undefined;
     // Back above the alert threshold: the next drop below it warns again.
-    await trx('users')
-      .where({ id: p.userId })
-      .update({
-        balance_fen: after,
-        balance_alert_sent_at: trx.raw(
-          'CASE WHEN ? >= alert_threshold_fen THEN NULL ELSE balance_alert_sent_at END',
-          [after],
-        ),
-      });
+    await this.accounts.setBalance(trx, p.userId, after);
     return { id, balanceAfterFen: after };
   }
 
+  /** The balance (zero for a user without an account row yet). */
   async balance(userId: number): Promise<number> {
-    const row = await this.knex('users').where({ id: userId }).first('balance_fen');
-    if (!row) throw notFound('用户不存在', 'USER_NOT_FOUND');
-    return Number(row.balance_fen);
+    return Number((await this.accounts.balance(userId)) ?? 0);
   }
 
-  async sum(userId: number): Promise<number> {
-    const [row] = await this.knex('ledger_entries')
-      .where({ user_id: userId })
-      .sum<{ sum: string | null }[]>({ sum: 'amount_fen' });
-    return Number(row?.sum ?? 0);
+  /** The balances of these users, zero for those without an account row yet. */
+  async balances(userIds: number[]): Promise<Map<number, number>> {
+    const found = new Map<number, number>(userIds.map((id) => [id, 0]));
+    if (userIds.length === 0) return found;
+    for (const r of await this.accounts.balances(userIds))
+      found.set(Number(r.user_id), Number(r.balance_fen));
+    return found;
+  }
+
+  sum(userId: number): Promise<number> {
+    return this.entries.sum(userId);
   }
 }

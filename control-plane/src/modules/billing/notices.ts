@@ -1,4 +1,8 @@
-import type { Knex } from 'knex';
+import { spanText } from '../../lifecycle-settings.js';
+import type { NoticeKind, NoticesRepository } from './notices-repository.js';
+import type { BillingContainers, BillingUsers } from './ports.js';
+
+export type { NoticeKind } from './notices-repository.js';
 
 /** Sends a notice to a user by e-mail and SMS (the messages module, or its sandbox outbox). */
 export interface Notifier {
@@ -10,36 +14,30 @@ export interface Notifier {
   }): Promise<void>;
 }
 
-export type NoticeKind =
-  | 'expiry_warning'
-  | 'release_warning'
-  | 'stopped_balance'
-  | 'stopped_expired'
-  | 'released';
-
 const fmt = (d: Date) => d.toISOString().replace('T', ' ').slice(0, 16);
-const DAY_MS = 24 * 3600_000;
 
 /** Billing's messages to users; each container notice goes out once (container_notices). */
 export class Notices {
   constructor(
-    private readonly knex: Knex,
-    private readonly notifier: Notifier,
-    private readonly log: (message: string, err?: unknown) => void,
+    private readonly repo: NoticesRepository,
+    private readonly d: {
+      notifier: Notifier;
+      users: Pick<BillingUsers, 'contact'>;
+      containers: Pick<BillingContainers, 'find'>;
+      /** When a stopped hourly container is released and how long before it is warned (the texts name them). */
+      releaseAfterMs: number;
+      warnBeforeMs: number;
+      log: (message: string, err?: unknown) => void;
+    },
   ) {}
 
   private async send(userId: number, subject: string, text: string): Promise<void> {
-    const user = await this.knex('users').where({ id: userId }).first('email', 'phone', 'is_phone_verified');
-    if (!user) return;
+    const contact = await this.d.users.contact(userId);
+    if (!contact) return;
     try {
-      await this.notifier.sendNotice({
-        email: user.email,
-        phone: user.is_phone_verified ? user.phone : null,
-        subject,
-        text,
-      });
+      await this.d.notifier.sendNotice({ ...contact, subject, text });
     } catch (err) {
-      this.log(`notice to user ${userId} failed`, err);
+      this.d.log(`notice to user ${userId} failed`, err);
     }
   }
 
@@ -53,13 +51,8 @@ export class Notices {
 
   /** Sends the notice of `kind` for the container at `refAt` unless it went out before. */
   async once(containerId: string, kind: NoticeKind, refAt: Date): Promise<void> {
-    const claimed = await this.knex('container_notices')
-      .insert({ container_id: containerId, kind, ref_at: refAt })
-      .onConflict(['container_id', 'kind', 'ref_at'])
-      .ignore()
-      .returning('container_id');
-    if (claimed.length === 0) return;
-    const c = await this.knex('containers').where({ id: containerId }).first('user_id', 'name', 'expires_at');
+    if (!(await this.repo.claim(containerId, kind, refAt))) return;
+    const c = await this.d.containers.find(containerId);
     if (!c) return;
     const name = `容器 ${c.name}（${containerId}）`;
     const texts: Record<NoticeKind, [string, string]> = {
@@ -69,11 +62,11 @@ export class Notices {
       ],
       release_warning: [
         '实例即将释放',
-        `${name}已关机近 2 天，将于 ${fmt(new Date(refAt.getTime() + 3 * DAY_MS))}（UTC）释放，释放后数据无法恢复。`,
+        `${name}已关机近 ${spanText(this.d.releaseAfterMs - this.d.warnBeforeMs)}，将于 ${fmt(new Date(refAt.getTime() + this.d.releaseAfterMs))}（UTC）释放，释放后数据无法恢复。`,
       ],
       stopped_balance: ['余额已用尽', `您的账户余额已用尽，${name}已停止。充值后可重新启动。`],
       stopped_expired: ['实例已到期', `${name}已到期并停止，续费后可重新启动。`],
-      released: ['实例已释放', `${name}关机已满 3 天，已释放。`],
+      released: ['实例已释放', `${name}关机已满 ${spanText(this.d.releaseAfterMs)}，已释放。`],
     };
     const [subject, text] = texts[kind];
     await this.send(c.user_id, subject, text);

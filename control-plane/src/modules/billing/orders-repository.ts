@@ -1,31 +1,8 @@
 import type { Knex } from 'knex';
+import { raw } from 'objection';
+import { ContainerOrderModel, type OrderRow, type OrderStatus } from './model.js';
 
-export type OrderStatus = 'pending' | 'paid' | 'cancelled' | 'completed' | 'running' | 'stopped';
-export type OrderType = 'purchase' | 'renewal';
-
-export interface OrderRow {
-  id: number;
-  order_no: string;
-  user_id: number;
-  container_id: string;
-  order_type: OrderType;
-  billing_type: string;
-  product_name: string;
-  server_name: string;
-  gpu_type: string;
-  gpu_count: number;
-  region: string;
-  unit_price_fen: number;
-  duration: number;
-  amount_fen: number;
-  discount_fen: number;
-  billed_seconds: number;
-  status: OrderStatus;
-  start_time: Date | null;
-  end_time: Date | null;
-  paid_at: Date | null;
-  created_at: Date;
-}
+export { INVOICEABLE_STATUSES, type OrderRow, type OrderStatus, type OrderType } from './model.js';
 
 export type NewOrder = Omit<OrderRow, 'id' | 'created_at' | 'billed_seconds' | 'paid_at'> & {
   paid_at?: Date | null;
@@ -36,50 +13,77 @@ export interface OrderWithInvoiced extends OrderRow {
   invoiced_fen: number;
 }
 
+const plain = <T>(model: ContainerOrderModel): T => ({ ...model.toJSON() }) as T;
+
 /** Owns container_orders. */
 export class OrdersRepository {
   constructor(private readonly knex: Knex) {}
 
   async insert(trx: Knex.Transaction, row: NewOrder): Promise<number> {
-    const [inserted] = await trx('container_orders').insert(row).returning('id');
-    return inserted.id as number;
-  }
-
-  private withInvoiced(k: Knex | Knex.Transaction = this.knex) {
-    return k('container_orders').select(
-      'container_orders.*',
-      k.raw(
-        "coalesce((select sum(i.amount_fen) from invoices i where i.order_id = container_orders.id and i.status in ('pending','issued')), 0)::bigint as invoiced_fen",
-      ),
-    );
+    const inserted = await ContainerOrderModel.query(trx).insert(row).returning('id');
+    return inserted.id;
   }
 
   async find(id: number, trx?: Knex.Transaction): Promise<OrderWithInvoiced | undefined> {
-    return this.withInvoiced(trx).where('container_orders.id', id).first();
+    const row = await ContainerOrderModel.query(trx ?? this.knex)
+      .modify('withInvoiced')
+      .where('container_orders.id', id)
+      .first();
+    return row && plain<OrderWithInvoiced>(row);
   }
 
   async lock(trx: Knex.Transaction, id: number): Promise<OrderRow | undefined> {
-    return trx('container_orders').where({ id }).forUpdate().first();
+    const row = await ContainerOrderModel.query(trx).where({ id }).forUpdate().first();
+    return row && plain<OrderRow>(row);
   }
 
   async update(id: number, values: Partial<Omit<OrderRow, 'id'>>, trx?: Knex.Transaction): Promise<void> {
-    await (trx ?? this.knex)('container_orders').where({ id }).update(values);
+    await ContainerOrderModel.query(trx ?? this.knex)
+      .where({ id })
+      .patch(values);
+  }
+
+  /** The usage order shows its meters' totals: charged fen and billed seconds (never a sum of rounded pieces). */
+  async recordUsage(trx: Knex.Transaction, id: number): Promise<void> {
+    await ContainerOrderModel.query(trx)
+      .where({ id })
+      .patch({
+        amount_fen: raw('(select coalesce(sum(charged_fen), 0) from container_meters where order_id = ?)', [
+          id,
+        ]),
+        billed_seconds: raw(
+          '(select coalesce(sum(billed_ms), 0) / 1000 from container_meters where order_id = ?)',
+          [id],
+        ),
+      });
   }
 
   /** The order an hourly container's usage is booked on (its purchase order). */
   async usageOrder(trx: Knex.Transaction, containerId: string): Promise<OrderRow | undefined> {
-    return trx('container_orders')
-      .where({ container_id: containerId, billing_type: 'hourly', order_type: 'purchase' })
+    const row = await ContainerOrderModel.query(trx)
+      .modify('ofContainer', containerId)
+      .where({ billing_type: 'hourly', order_type: 'purchase' })
       .orderBy('id', 'desc')
       .first();
+    return row && plain<OrderRow>(row);
+  }
+
+  /** The container's purchase order (what it was bought as: product, node, region). */
+  async purchaseOf(containerId: string): Promise<OrderRow | undefined> {
+    const row = await ContainerOrderModel.query(this.knex)
+      .modify('ofContainer', containerId)
+      .where({ order_type: 'purchase' })
+      .orderBy('id', 'asc')
+      .first();
+    return row && plain<OrderRow>(row);
   }
 
   /** Orders of a container still open (running, stopped, paid): closed when it is destroyed or expires. */
   async completeOpen(containerId: string, statuses: OrderStatus[], trx?: Knex.Transaction): Promise<void> {
-    await (trx ?? this.knex)('container_orders')
-      .where({ container_id: containerId })
+    await ContainerOrderModel.query(trx ?? this.knex)
+      .modify('ofContainer', containerId)
       .whereIn('status', statuses)
-      .update({ status: 'completed', end_time: (trx ?? this.knex).raw('coalesce(end_time, now())') });
+      .patch({ status: 'completed', end_time: raw('coalesce(end_time, now())') });
   }
 
   async list(filter: {
@@ -88,27 +92,25 @@ export class OrdersRepository {
     offset: number;
     limit: number;
   }): Promise<{ items: OrderWithInvoiced[]; total: number }> {
-    const q = this.withInvoiced().where('container_orders.user_id', filter.userId);
-    if (filter.status === 'invoiceable') {
-      q.whereIn('container_orders.status', ['paid', 'running', 'stopped', 'completed']).whereRaw(
-        "container_orders.amount_fen > coalesce((select sum(i.amount_fen) from invoices i where i.order_id = container_orders.id and i.status in ('pending','issued')), 0)",
-      );
-    } else if (filter.status) {
-      q.where('container_orders.status', filter.status);
-    }
-    const count = q.clone().clearSelect().count<{ count: string }[]>({ count: '*' });
-    const [items, counted] = await Promise.all([
-      q.orderBy('container_orders.id', 'desc').offset(filter.offset).limit(filter.limit),
-      count,
+    const q = ContainerOrderModel.query(this.knex).modify('ofUser', filter.userId);
+    if (filter.status === 'invoiceable') q.modify('invoiceable');
+    else if (filter.status) q.where('container_orders.status', filter.status);
+    const [rows, total] = await Promise.all([
+      q
+        .clone()
+        .modify('withInvoiced')
+        .orderBy('container_orders.id', 'desc')
+        .offset(filter.offset)
+        .limit(filter.limit),
+      q.clone().resultSize(),
     ]);
-    return { items, total: Number(counted[0]?.count ?? 0) };
+    return { items: rows.map((r) => plain<OrderWithInvoiced>(r)), total };
   }
 
   async listAll(filter: { offset: number; limit: number; userId?: number | undefined }) {
-    const q = this.withInvoiced();
-    if (filter.userId !== undefined) q.where('container_orders.user_id', filter.userId);
-    return q.orderBy('container_orders.id', 'desc').offset(filter.offset).limit(filter.limit) as Promise<
-      OrderWithInvoiced[]
-    >;
+    const q = ContainerOrderModel.query(this.knex).modify('withInvoiced');
+    if (filter.userId !== undefined) q.modify('ofUser', filter.userId);
+    const rows = await q.orderBy('container_orders.id', 'desc').offset(filter.offset).limit(filter.limit);
+    return rows.map((r) => plain<OrderWithInvoiced>(r));
   }
 }

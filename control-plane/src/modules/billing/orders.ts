@@ -2,38 +2,21 @@ import type { Knex } from 'knex';
 import { badRequest, conflict, notFound } from '../../framework/errors.js';
 import type { PurchaseCharge } from '../containers/billing-hooks.js';
 import { BILLING_TYPES, type BillingType, totalPriceFen } from '../pricing/pricing.js';
+import type { OrderListReply, OrderReply } from './contract.js';
 import type { CouponsService } from './coupons.js';
 import { insufficientBalance, type Ledger } from './ledger.js';
 import { businessNo, iso, yuan } from './numbers.js';
-import type { OrderRow, OrderStatus, OrdersRepository, OrderWithInvoiced } from './orders-repository.js';
+import {
+  INVOICEABLE_STATUSES,
+  type OrderRow,
+  type OrderStatus,
+  type OrdersRepository,
+  type OrderWithInvoiced,
+} from './orders-repository.js';
+import type { BillingContainers } from './ports.js';
 
-export interface OrderView {
-  id: number;
-  order_id: string;
-  container_id: string;
-  create_time: string;
-  product_type: string;
-  product_name: string;
-  order_type: string;
-  billing_method: string;
-  unit_price: number;
-  duration: number;
-  usage_duration: number;
-  amount: number;
-  discount: number;
-  invoiced_amount: number;
-  invoiceable_amount: number;
-  status: OrderStatus;
-  container_server_name: string;
-  container_gpu_type: string;
-  container_gpu_count: number;
-  container_region: string;
-  start_time: string | null;
-  end_time: string | null;
-  paid_at: string | null;
-}
-
-const INVOICEABLE: OrderStatus[] = ['paid', 'running', 'stopped', 'completed'];
+/** A container order as listed (the shape lives in contract.ts). */
+export type OrderView = OrderReply;
 
 export function orderView(o: OrderWithInvoiced): OrderView {
   const invoiced = Number(o.invoiced_fen ?? 0);
@@ -54,7 +37,9 @@ export function orderView(o: OrderWithInvoiced): OrderView {
     amount: yuan(o.amount_fen),
     discount: yuan(o.discount_fen),
     invoiced_amount: yuan(invoiced),
-    invoiceable_amount: INVOICEABLE.includes(o.status) ? yuan(Math.max(0, o.amount_fen - invoiced)) : 0,
+    invoiceable_amount: INVOICEABLE_STATUSES.includes(o.status)
+      ? yuan(Math.max(0, o.amount_fen - invoiced))
+      : 0,
     status: o.status,
     container_server_name: o.server_name,
     container_gpu_type: o.gpu_type,
@@ -72,6 +57,7 @@ export class OrdersService {
     private readonly repo: OrdersRepository,
     private readonly ledger: Ledger,
     private readonly coupons: CouponsService,
+    private readonly containers: Pick<BillingContainers, 'extendPrepaid'>,
   ) {}
 
   /**
@@ -231,18 +217,10 @@ export class OrdersService {
       billedSeconds: order.duration * BILLING_TYPES[order.billing_type as BillingType].periodHours * 3600,
       floorFen: 0,
     });
-    const container = await trx('containers')
-      .where({ id: order.container_id })
-      .forUpdate()
-      .first('expires_at', 'status');
-    if (!container || container.status === 'deleted')
-      throw conflict('容器已删除，无法续费', 'CONTAINER_DELETED');
-    const now = new Date();
-    const from = container.expires_at && container.expires_at > now ? (container.expires_at as Date) : now;
     const hours = order.duration * BILLING_TYPES[order.billing_type as BillingType].periodHours;
-    const end = new Date(from.getTime() + hours * 3600_000);
-    // The renewal moves the container's end: containers.expires_at is what stops it.
-    await trx('containers').where({ id: order.container_id }).update({ expires_at: end });
+    // The renewal moves the container's end (the containers module writes it; it is what stops it).
+    const { from, end } = await this.containers.extendPrepaid(trx, order.container_id, hours);
+    const now = new Date();
     await this.repo.update(
       orderId,
       { status: 'paid', paid_at: now, start_time: from, end_time: end, discount_fen: discount },
@@ -276,7 +254,7 @@ export class OrdersService {
   async list(
     userId: number,
     filter: { offset: number; limit: number; status?: OrderStatus | 'invoiceable' | undefined },
-  ) {
+  ): Promise<OrderListReply> {
     const { items, total } = await this.repo.list({ userId, ...filter });
     return { items: items.map(orderView), total };
   }

@@ -1,23 +1,9 @@
 import type { Knex } from 'knex';
+import { PaymentModel, type PaymentRow, type PaymentStatus } from './model.js';
 
-export type PaymentStatus = 'pending' | 'success' | 'failed' | 'closed';
+export type { PaymentRow, PaymentStatus } from './model.js';
 
-export interface PaymentRow {
-  id: number;
-  out_trade_no: string;
-  user_id: number;
-  amount_fen: number;
-  provider: 'wechat' | 'sandbox';
-  status: PaymentStatus;
-  trade_state: string;
-  code_url: string | null;
-  transaction_id: string | null;
-  description: string;
-  order_id: number | null;
-  created_at: Date;
-  paid_at: Date | null;
-  closed_at: Date | null;
-}
+const plain = (model: PaymentModel): PaymentRow => ({ ...model.toJSON() }) as PaymentRow;
 
 /** Owns payments. */
 export class PaymentsRepository {
@@ -28,58 +14,63 @@ export class PaymentsRepository {
       PaymentRow,
       'out_trade_no' | 'user_id' | 'amount_fen' | 'provider' | 'description' | 'order_id'
     >,
-  ) {
-    const [inserted] = await this.knex('payments').insert(row).returning('*');
-    return inserted as PaymentRow;
+  ): Promise<PaymentRow> {
+    const inserted = await PaymentModel.query(this.knex).insert(row).returning('*');
+    return plain(inserted);
   }
 
-  findByTradeNo(outTradeNo: string, trx?: Knex.Transaction): Promise<PaymentRow | undefined> {
-    return (trx ?? this.knex)('payments').where({ out_trade_no: outTradeNo }).first();
+  async findByTradeNo(outTradeNo: string, trx?: Knex.Transaction): Promise<PaymentRow | undefined> {
+    const row = await PaymentModel.query(trx ?? this.knex)
+      .where({ out_trade_no: outTradeNo })
+      .first();
+    return row && plain(row);
   }
 
-  lockByTradeNo(trx: Knex.Transaction, outTradeNo: string): Promise<PaymentRow | undefined> {
-    return trx('payments').where({ out_trade_no: outTradeNo }).forUpdate().first();
+  async lockByTradeNo(trx: Knex.Transaction, outTradeNo: string): Promise<PaymentRow | undefined> {
+    const row = await PaymentModel.query(trx).where({ out_trade_no: outTradeNo }).forUpdate().first();
+    return row && plain(row);
   }
 
   async update(id: number, values: Partial<Omit<PaymentRow, 'id'>>, trx?: Knex.Transaction): Promise<void> {
-    await (trx ?? this.knex)('payments').where({ id }).update(values);
+    await PaymentModel.query(trx ?? this.knex)
+      .where({ id })
+      .patch(values);
   }
 
   /** Pending payments created before `before` (their QR codes have expired). */
-  stalePending(before: Date, limit = 50): Promise<PaymentRow[]> {
-    return this.knex('payments')
-      .where({ status: 'pending' })
+  async stalePending(before: Date, limit = 50): Promise<PaymentRow[]> {
+    const rows = await PaymentModel.query(this.knex)
+      .modify('pending')
       .where('created_at', '<', before)
       .orderBy('id')
       .limit(limit);
+    return rows.map(plain);
   }
 
   /** The newest open payment of an order (to show its QR again). */
-  pendingForOrder(orderId: number): Promise<PaymentRow | undefined> {
-    return this.knex('payments')
-      .where({ order_id: orderId, status: 'pending' })
+  async pendingForOrder(orderId: number): Promise<PaymentRow | undefined> {
+    const row = await PaymentModel.query(this.knex)
+      .where({ order_id: orderId })
+      .modify('pending')
       .orderBy('id', 'desc')
       .first();
+    return row && plain(row);
   }
 
+  /** Every payment, newest first; `userIds` limits it to those users' (an admin's filter). */
   async listAll(filter: {
     offset: number;
     limit: number;
     status?: PaymentStatus | undefined;
-    username?: string | undefined;
-  }) {
-    const q = this.knex('payments').join('users', 'users.id', 'payments.user_id');
-    if (filter.status) q.where('payments.status', filter.status);
-    if (filter.username) q.whereILike('users.username', `%${filter.username.replace(/[%_\\]/g, '\\$&')}%`);
-    const [items, counted] = await Promise.all([
-      q
-        .clone()
-        .select('payments.*', 'users.username')
-        .orderBy('payments.id', 'desc')
-        .offset(filter.offset)
-        .limit(filter.limit),
-      q.clone().count<{ count: string }[]>({ count: '*' }),
+    userIds?: number[] | undefined;
+  }): Promise<{ items: PaymentRow[]; total: number }> {
+    const q = PaymentModel.query(this.knex);
+    if (filter.status) q.where('status', filter.status);
+    if (filter.userIds) q.whereIn('user_id', filter.userIds);
+    const [items, total] = await Promise.all([
+      q.clone().orderBy('id', 'desc').offset(filter.offset).limit(filter.limit),
+      q.clone().resultSize(),
     ]);
-    return { items: items as (PaymentRow & { username: string })[], total: Number(counted[0]?.count ?? 0) };
+    return { items: items.map(plain), total };
   }
 }

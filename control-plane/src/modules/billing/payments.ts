@@ -1,25 +1,30 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { AppError, badRequest, conflict, notFound, unavailable } from '../../framework/errors.js';
+import type {
+  AdminPaymentListReply,
+  AdminPaymentReply,
+  CreatedPaymentReply,
+  PaymentClosedReply,
+  SandboxPaymentReply,
+  TradeStateReply,
+} from './contract.js';
 import type { CouponsService } from './coupons.js';
 import type { Ledger } from './ledger.js';
 import { businessNo, iso, yuan } from './numbers.js';
 import type { OrdersService } from './orders.js';
 import type { PaymentRow, PaymentsRepository } from './payments-repository.js';
+import { type BillingUsers, withUsernames } from './ports.js';
 import type { NotifiedTransaction, PayProvider } from './wechat-pay.js';
 
 export const MSG_PAY_UNAVAILABLE = '微信支付服务暂时不可用，请稍后再试或选择其他支付方式';
 /** A QR code is valid for two hours, like WeChat's default. */
 const PAYMENT_TTL_MS = 2 * 3600_000;
 
-export interface CreatedPayment {
-  out_trade_no: string;
-  code_url: string;
-  amount: number;
-  provider: 'wechat' | 'sandbox';
-}
+/** The QR of a top-up or an order's payment (the shape lives in contract.ts). */
+export type CreatedPayment = CreatedPaymentReply;
 
-export function paymentView(p: PaymentRow & { username?: string }) {
+export function paymentView(p: PaymentRow & { username?: string }): AdminPaymentReply {
   return {
     id: p.id,
     out_trade_no: p.out_trade_no,
@@ -50,6 +55,7 @@ export class PaymentsService {
       orders: OrdersService;
       /** undefined: payments are switched off (no WeChat Pay and no sandbox). */
       provider: PayProvider | undefined;
+      users: Pick<BillingUsers, 'usernames' | 'idsMatching'>;
       log: (message: string, err?: unknown) => void;
     },
   ) {}
@@ -107,7 +113,7 @@ export class PaymentsService {
   }
 
   /** The trade state the console polls every 3 s; a SUCCESS seen here credits like a callback. */
-  async query(userId: number, outTradeNo: string): Promise<{ out_trade_no: string; trade_state: string }> {
+  async query(userId: number, outTradeNo: string): Promise<TradeStateReply> {
     const p = await this.own(userId, outTradeNo);
     if (p.status !== 'pending') return { out_trade_no: outTradeNo, trade_state: p.trade_state };
     let answer: Awaited<ReturnType<PayProvider['query']>>;
@@ -130,7 +136,7 @@ export class PaymentsService {
   }
 
   /** Cancel in the QR dialog: the order is closed at WeChat so it can no longer be paid. */
-  async cancel(userId: number, outTradeNo: string): Promise<{ ok: true; trade_state: string }> {
+  async cancel(userId: number, outTradeNo: string): Promise<PaymentClosedReply> {
     const p = await this.own(userId, outTradeNo);
     if (p.status !== 'pending') return { ok: true, trade_state: p.trade_state };
     try {
@@ -150,7 +156,7 @@ export class PaymentsService {
   }
 
   /** The sandbox page's button: the payment succeeds, through the same path as a real callback. */
-  async sandboxPay(outTradeNo: string): Promise<{ ok: true; trade_state: string }> {
+  async sandboxPay(outTradeNo: string): Promise<PaymentClosedReply> {
     if (this.d.provider?.kind !== 'sandbox') throw notFound('沙箱支付未启用', 'SANDBOX_DISABLED');
     const p = await this.d.repo.findByTradeNo(outTradeNo);
     if (!p) throw notFound('支付订单不存在', 'PAYMENT_NOT_FOUND');
@@ -162,7 +168,7 @@ export class PaymentsService {
     return { ok: true, trade_state: 'SUCCESS' };
   }
 
-  async sandboxInfo(outTradeNo: string) {
+  async sandboxInfo(outTradeNo: string): Promise<SandboxPaymentReply> {
     if (this.d.provider?.kind !== 'sandbox') throw notFound('沙箱支付未启用', 'SANDBOX_DISABLED');
     const p = await this.d.repo.findByTradeNo(outTradeNo);
     if (!p) throw notFound('支付订单不存在', 'PAYMENT_NOT_FOUND');
@@ -269,14 +275,16 @@ export class PaymentsService {
     size: number;
     status?: PaymentRow['status'] | undefined;
     username?: string | undefined;
-  }) {
+  }): Promise<AdminPaymentListReply> {
+    const userIds = filter.username ? await this.d.users.idsMatching(filter.username) : undefined;
+    if (userIds?.length === 0) return { items: [], total: 0 };
     const { items, total } = await this.d.repo.listAll({
       offset: (filter.page - 1) * filter.size,
       limit: filter.size,
       status: filter.status,
-      username: filter.username,
+      userIds,
     });
-    return { items: items.map(paymentView), total };
+    return { items: (await withUsernames(this.d.users, items)).map(paymentView), total };
   }
 
   pendingForOrder(orderId: number) {

@@ -1,44 +1,40 @@
 import { badRequest, conflict, notFound } from '../../framework/errors.js';
+import type { PayReply } from './contract.js';
 import type { Ledger } from './ledger.js';
 import { yuan } from './numbers.js';
 import type { OrdersService, RenewableContainer } from './orders.js';
-import type { CreatedPayment, PaymentsService } from './payments.js';
+import type { OrdersRepository } from './orders-repository.js';
+import type { PaymentsService } from './payments.js';
+import type { BillingContainers } from './ports.js';
 
 export type PayMethod = 'balance' | 'wechat';
 
-export interface PayAnswer {
-  order_id: number;
-  status: 'paid' | 'pending';
-  amount: number;
-  /** With WeChat: the QR to pay the order. */
-  payment?: CreatedPayment;
-}
+/** The answer of paying an order or renewing (the shape lives in contract.ts). */
+export type PayAnswer = PayReply;
 
 /** 续费 of prepaid containers and 立即支付 of pending orders: from the balance or by WeChat Pay. */
 export class RenewalsService {
-  constructor(private readonly d: { ledger: Ledger; orders: OrdersService; payments: PaymentsService }) {}
+  constructor(
+    private readonly d: {
+      ledger: Ledger;
+      orders: OrdersService;
+      ordersRepo: OrdersRepository;
+      payments: PaymentsService;
+      containers: Pick<BillingContainers, 'renewalTarget'>;
+    },
+  ) {}
 
+  /** The container as it was bought (its purchase order names the product, node and region). */
   private async container(userId: number, containerId: string): Promise<RenewableContainer> {
-    const c = await this.d.ledger
-      .knex('containers')
-      .join('nodes', 'nodes.id', 'containers.node_id')
-      .leftJoin('cloud_products', 'cloud_products.id', 'containers.cloud_product_id')
-      .where('containers.id', containerId)
-      .first(
-        'containers.id',
-        'containers.user_id',
-        'containers.billing_type',
-        'containers.price_fen',
-        'containers.gpu_count',
-        'containers.gpu_type',
-        'containers.status',
-        'containers.expires_at',
-        'nodes.region',
-        'nodes.name as node_name',
-        this.d.ledger.knex.raw('coalesce(cloud_products.name, containers.name) as product_name'),
-      );
+    const c = await this.d.containers.renewalTarget(containerId);
     if (!c || c.user_id !== userId || c.status === 'deleted') throw notFound('容器不存在');
-    return c as RenewableContainer;
+    const bought = await this.d.ordersRepo.purchaseOf(containerId);
+    return {
+      ...c,
+      product_name: bought?.product_name ?? c.name,
+      node_name: bought?.server_name ?? '',
+      region: bought?.region ?? '',
+    };
   }
 
   async renew(

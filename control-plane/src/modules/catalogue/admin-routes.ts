@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import { type AppState, requireAdmin } from '../../framework/auth.js';
 import { idParam, parse } from '../../framework/validate.js';
+import type { AdminFrameworkListReply, AppImageListReply } from './contract.js';
 import { frameworkSchema, imageSchema, versionSchema } from './schema.js';
 import type { CatalogueService } from './service.js';
 
@@ -9,7 +10,7 @@ export function catalogueAdminRoutes(catalogue: CatalogueService): Router<AppSta
   const list = <T>(items: T[]) => ({ items, total: items.length });
 
   router.get('/frameworks', requireAdmin, async (ctx) => {
-    ctx.body = list(await catalogue.adminFrameworks());
+    ctx.body = list(await catalogue.adminFrameworks()) satisfies AdminFrameworkListReply;
   });
   router.post('/frameworks', requireAdmin, async (ctx) => {
     ctx.status = 201;
@@ -38,7 +39,7 @@ export function catalogueAdminRoutes(catalogue: CatalogueService): Router<AppSta
   });
 
   router.get('/images', requireAdmin, async (ctx) => {
-    ctx.body = list(await catalogue.images());
+    ctx.body = list(await catalogue.images()) satisfies AppImageListReply;
   });
   router.post('/images', requireAdmin, async (ctx) => {
     ctx.status = 201;

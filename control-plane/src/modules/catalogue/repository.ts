@@ -1,60 +1,66 @@
 import type { Knex } from 'knex';
+import { DBError } from 'objection';
+import {
+  FrameworkModel,
+  type FrameworkRow,
+  FrameworkVersionModel,
+  type FrameworkVersionRow,
+  ImageModel,
+  type ImageRow,
+} from './model.js';
 
-export interface FrameworkRow {
-  id: number;
-  name: string;
-  ports: Record<string, number | string>;
-  sort: number;
-}
+export type { FrameworkRow, FrameworkVersionRow, ImageRow } from './model.js';
 
-export interface FrameworkVersionRow {
-  id: number;
+/** An image with its framework and version, as the app market lists it. */
+export type ImageWithFramework = ImageRow & {
   framework_id: number;
+  framework_name: string;
   version: string;
-  image: string;
   cuda_version: string;
-  system_type: 'ubuntu' | 'windows';
-  ports: Record<string, number | string>;
-  mounts: { source: string; target: string }[];
+};
+
+/** The row of a model as a plain object (not a model instance). */
+const plain = <T>(model: { toJSON(): object }): T => ({ ...model.toJSON() }) as T;
+
+/**
+ * Objection wraps the driver's errors (db-errors' UniqueViolationError…); callers look at
+ * PostgreSQL's own, with its `code` (23505), so the repository hands that one on.
+ */
+function driverError(err: unknown): never {
+  throw err instanceof DBError ? err.nativeError : err;
 }
 
-export interface ImageRow {
-  id: number;
-  name: string;
-  icon: string;
-  description: string;
-  category: string;
-  framework_version_id: number;
-  created_at: Date;
-}
-
+/** Owns frameworks, framework_versions and images. */
 export class CatalogueRepository {
   constructor(private readonly knex: Knex) {}
 
-  frameworks(): Promise<FrameworkRow[]> {
-    return this.knex<FrameworkRow>('frameworks').orderBy([{ column: 'sort' }, { column: 'id' }]);
+  async frameworks(): Promise<FrameworkRow[]> {
+    const rows = await FrameworkModel.query(this.knex).modify('ordered');
+    return rows.map((r) => plain<FrameworkRow>(r));
   }
 
-  framework(id: number): Promise<FrameworkRow | undefined> {
-    return this.knex<FrameworkRow>('frameworks').where({ id }).first();
+  async framework(id: number): Promise<FrameworkRow | undefined> {
+    const row = await FrameworkModel.query(this.knex).findById(id);
+    return row && plain<FrameworkRow>(row);
   }
 
-  versions(frameworkId: number): Promise<FrameworkVersionRow[]> {
-    return this.knex<FrameworkVersionRow>('framework_versions')
+  async versions(frameworkId: number): Promise<FrameworkVersionRow[]> {
+    const rows = await FrameworkVersionModel.query(this.knex)
       .where({ framework_id: frameworkId })
-      .orderBy('id');
+      .modify('ordered');
+    return rows.map((r) => plain<FrameworkVersionRow>(r));
   }
 
-  version(id: number): Promise<FrameworkVersionRow | undefined> {
-    return this.knex<FrameworkVersionRow>('framework_versions').where({ id }).first();
+  async version(id: number): Promise<FrameworkVersionRow | undefined> {
+    const row = await FrameworkVersionModel.query(this.knex).findById(id);
+    return row && plain<FrameworkVersionRow>(row);
   }
 
-  images(
+  async images(
     filter: { category?: string | undefined; search?: string | undefined } = {},
-  ): Promise<
-    (ImageRow & { framework_id: number; framework_name: string; version: string; cuda_version: string })[]
-  > {
-    const q = this.knex('images');
+  ): Promise<ImageWithFramework[]> {
+    // Joined through the relations: aliased `frameworkVersion` and `frameworkVersion:framework`.
+    const q = ImageModel.query(this.knex).joinRelated('frameworkVersion.framework');
     if (filter.category && filter.category !== 'all') q.where('images.category', filter.category);
     if (filter.search) {
       const like = `%${filter.search.replace(/[%_\\]/g, '\\$&')}%`;
@@ -62,99 +68,95 @@ export class CatalogueRepository {
         w
           .whereILike('images.name', like)
           .orWhereILike('images.description', like)
-          .orWhereILike('frameworks.name', like),
+          .orWhereILike('frameworkVersion:framework.name', like),
       );
     }
-    return q
-      .join('framework_versions', 'framework_versions.id', 'images.framework_version_id')
-      .join('frameworks', 'frameworks.id', 'framework_versions.framework_id')
+    const rows = await q
       .select(
         'images.*',
-        'frameworks.id as framework_id',
-        'frameworks.name as framework_name',
-        'framework_versions.version',
-        'framework_versions.cuda_version',
+        'frameworkVersion:framework.id as framework_id',
+        'frameworkVersion:framework.name as framework_name',
+        'frameworkVersion.version',
+        'frameworkVersion.cuda_version',
       )
       .orderBy('images.id');
+    return rows.map((r) => plain<ImageWithFramework>(r));
   }
 
   /** Inserts or updates a framework by name; returns its id. */
   async upsertFramework(name: string, ports: Record<string, number>, sort: number): Promise<number> {
-    const [row] = await this.knex('frameworks')
-      .insert({ name, ports: JSON.stringify(ports), sort })
+    const row = await FrameworkModel.query(this.knex)
+      .insert({ name, ports, sort })
       .onConflict('name')
       .merge(['ports', 'sort'])
       .returning('id');
-    return (row as { id: number }).id;
+    return row.id;
   }
 
   async upsertVersion(v: Omit<FrameworkVersionRow, 'id'>): Promise<number> {
-    const [row] = await this.knex('framework_versions')
-      .insert({ ...v, ports: JSON.stringify(v.ports), mounts: JSON.stringify(v.mounts) })
+    const row = await FrameworkVersionModel.query(this.knex)
+      .insert(v)
       .onConflict(['framework_id', 'version'])
       .merge(['image', 'cuda_version', 'system_type', 'ports', 'mounts'])
       .returning('id');
-    return (row as { id: number }).id;
+    return row.id;
   }
 
   async insertFramework(name: string, ports: Record<string, number>): Promise<FrameworkRow> {
-    const [row] = await this.knex('frameworks')
-      .insert({ name, ports: JSON.stringify(ports) })
-      .returning('*');
-    return row as FrameworkRow;
+    const row = await FrameworkModel.query(this.knex)
+      .insert({ name, ports })
+      .returning('*')
+      .catch(driverError);
+    return plain<FrameworkRow>(row);
   }
 
   async updateFramework(id: number, name: string, ports: Record<string, number>): Promise<void> {
-    await this.knex('frameworks')
-      .where({ id })
-      .update({ name, ports: JSON.stringify(ports) });
+    await FrameworkModel.query(this.knex).findById(id).patch({ name, ports }).catch(driverError);
   }
 
   async deleteFramework(id: number): Promise<void> {
-    await this.knex('frameworks').where({ id }).delete();
+    await FrameworkModel.query(this.knex).deleteById(id);
   }
 
-  allVersions(): Promise<FrameworkVersionRow[]> {
-    return this.knex<FrameworkVersionRow>('framework_versions').orderBy('id');
+  async allVersions(): Promise<FrameworkVersionRow[]> {
+    const rows = await FrameworkVersionModel.query(this.knex).modify('ordered');
+    return rows.map((r) => plain<FrameworkVersionRow>(r));
   }
 
   async insertVersion(v: Omit<FrameworkVersionRow, 'id'>): Promise<FrameworkVersionRow> {
-    const [row] = await this.knex('framework_versions')
-      .insert({ ...v, ports: JSON.stringify(v.ports), mounts: JSON.stringify(v.mounts) })
-      .returning('*');
-    return row as FrameworkVersionRow;
+    const row = await FrameworkVersionModel.query(this.knex).insert(v).returning('*').catch(driverError);
+    return plain<FrameworkVersionRow>(row);
   }
 
   async updateVersion(id: number, v: Omit<FrameworkVersionRow, 'id' | 'framework_id'>): Promise<void> {
-    await this.knex('framework_versions')
-      .where({ id })
-      .update({ ...v, ports: JSON.stringify(v.ports), mounts: JSON.stringify(v.mounts) });
+    await FrameworkVersionModel.query(this.knex).findById(id).patch(v).catch(driverError);
   }
 
   async deleteVersion(id: number): Promise<void> {
-    await this.knex('framework_versions').where({ id }).delete();
+    await FrameworkVersionModel.query(this.knex).deleteById(id);
   }
 
-  image(id: number): Promise<ImageRow | undefined> {
-    return this.knex<ImageRow>('images').where({ id }).first();
+  async image(id: number): Promise<ImageRow | undefined> {
+    const row = await ImageModel.query(this.knex).findById(id);
+    return row && plain<ImageRow>(row);
   }
 
   async insertImage(v: Omit<ImageRow, 'id' | 'created_at'>): Promise<number> {
-    const [row] = await this.knex('images').insert(v).returning('id');
-    return (row as { id: number }).id;
+    const row = await ImageModel.query(this.knex).insert(v).returning('id');
+    return row.id;
   }
 
   async updateImage(id: number, v: Omit<ImageRow, 'id' | 'created_at'>): Promise<void> {
-    await this.knex('images').where({ id }).update(v);
+    await ImageModel.query(this.knex).findById(id).patch(v);
   }
 
   async deleteImage(id: number): Promise<void> {
-    await this.knex('images').where({ id }).delete();
+    await ImageModel.query(this.knex).deleteById(id);
   }
 
   async ensureImage(v: Omit<ImageRow, 'id' | 'created_at'>): Promise<void> {
-    const existing = await this.knex('images').where({ name: v.name }).first();
-    if (existing) await this.knex('images').where({ id: existing.id }).update(v);
-    else await this.knex('images').insert(v);
+    const existing = await ImageModel.query(this.knex).where({ name: v.name }).first();
+    if (existing) await ImageModel.query(this.knex).findById(existing.id).patch(v);
+    else await ImageModel.query(this.knex).insert(v);
   }
 }

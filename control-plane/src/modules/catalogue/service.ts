@@ -1,5 +1,13 @@
+import { isUniqueViolation } from '../../framework/db-errors.js';
 import { conflict, notFound } from '../../framework/errors.js';
-import { isUniqueViolation } from '../users/service.js';
+import type {
+  AdminFrameworkReply,
+  AppImageReply,
+  FrameworkReply,
+  FrameworkVersionReply,
+  SavedFrameworkReply,
+  SavedImageReply,
+} from './contract.js';
 import type { CatalogueRepository, FrameworkVersionRow, ImageRow } from './repository.js';
 import type { FrameworkInput, ImageInput, VersionInput } from './schema.js';
 
@@ -13,16 +21,8 @@ export interface CatalogueImage {
   versions: { id: number; label: string }[];
 }
 
-export interface FrameworkVersionView {
-  id: number;
-  framework_id: number;
-  version: string;
-  image: string;
-  cuda_version: string;
-  system_type: 'ubuntu' | 'windows';
-  ports: Record<string, number | string>;
-  mounts: { source: string; target: string }[];
-}
+/** A framework version as the market and the admin read it (the shape lives in contract.ts). */
+export type FrameworkVersionView = FrameworkVersionReply;
 
 export interface ContainerPort {
   name: string;
@@ -59,13 +59,17 @@ function versionView(v: FrameworkVersionRow): FrameworkVersionView {
   return { ...v };
 }
 
+function savedImage(row: ImageRow): SavedImageReply {
+  return { ...row, created_at: row.created_at.toISOString() };
+}
+
 export class CatalogueService {
   constructor(
     private readonly repo: CatalogueRepository,
     private readonly usage: CatalogueUsage,
   ) {}
 
-  async frameworks() {
+  async frameworks(): Promise<FrameworkReply[]> {
     const rows = await this.repo.frameworks();
     return rows.map((f) => ({ id: f.id, name: f.name, ports: f.ports }));
   }
@@ -87,7 +91,9 @@ export class CatalogueService {
     return v && v.framework_id === frameworkId ? versionView(v) : undefined;
   }
 
-  async images(filter: { category?: string | undefined; search?: string | undefined } = {}) {
+  async images(
+    filter: { category?: string | undefined; search?: string | undefined } = {},
+  ): Promise<AppImageReply[]> {
     const rows = await this.repo.images(filter);
     return rows.map((r) => ({
       id: r.id,
@@ -130,7 +136,7 @@ export class CatalogueService {
 
   // ------------------------------------------------------------------ administration
 
-  async adminFrameworks() {
+  async adminFrameworks(): Promise<AdminFrameworkReply[]> {
     const [frameworks, versions] = await Promise.all([this.repo.frameworks(), this.repo.allVersions()]);
     return frameworks.map((f) => ({
       ...f,
@@ -138,7 +144,7 @@ export class CatalogueService {
     }));
   }
 
-  async createFramework(input: FrameworkInput) {
+  async createFramework(input: FrameworkInput): Promise<SavedFrameworkReply> {
     try {
       return await this.repo.insertFramework(input.name, input.ports);
     } catch (err) {
@@ -147,7 +153,7 @@ export class CatalogueService {
     }
   }
 
-  async updateFramework(id: number, input: FrameworkInput) {
+  async updateFramework(id: number, input: FrameworkInput): Promise<SavedFrameworkReply> {
     if (!(await this.repo.framework(id))) throw notFound('框架不存在');
     try {
       await this.repo.updateFramework(id, input.name, input.ports);
@@ -155,7 +161,7 @@ export class CatalogueService {
       if (isUniqueViolation(err)) throw conflict('框架名称已存在', 'FRAMEWORK_NAME_TAKEN');
       throw err;
     }
-    return this.repo.framework(id);
+    return (await this.repo.framework(id)) as SavedFrameworkReply;
   }
 
   async deleteFramework(id: number): Promise<void> {
@@ -195,16 +201,16 @@ export class CatalogueService {
     await this.repo.deleteVersion(id);
   }
 
-  async createImage(input: ImageInput) {
+  async createImage(input: ImageInput): Promise<SavedImageReply> {
     if (!(await this.repo.version(input.framework_version_id))) throw notFound('框架版本不存在');
-    return this.image(await this.repo.insertImage(input));
+    return savedImage(await this.image(await this.repo.insertImage(input)));
   }
 
-  async updateImage(id: number, input: ImageInput) {
+  async updateImage(id: number, input: ImageInput): Promise<SavedImageReply> {
     await this.image(id);
     if (!(await this.repo.version(input.framework_version_id))) throw notFound('框架版本不存在');
     await this.repo.updateImage(id, input);
-    return this.image(id);
+    return savedImage(await this.image(id));
   }
 
   async deleteImage(id: number): Promise<void> {

@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import { type AppState, requireAdmin } from '../../framework/auth.js';
 import { idParam, parse } from '../../framework/validate.js';
+import type { AdminProductListReply } from './contract.js';
 import { productSchema } from './schema.js';
 import type { CloudProductsService } from './service.js';
 
@@ -9,7 +10,7 @@ export function cloudProductAdminRoutes(products: CloudProductsService): Router<
   router.use(requireAdmin);
   router.get('/', async (ctx) => {
     const items = await products.adminList();
-    ctx.body = { items, total: items.length };
+    ctx.body = { items, total: items.length } satisfies AdminProductListReply;
   });
   router.post('/', async (ctx) => {
     ctx.status = 201;

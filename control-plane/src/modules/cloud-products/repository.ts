@@ -1,21 +1,9 @@
 import type { Knex } from 'knex';
+import { CloudProductModel, type CloudProductRow } from './model.js';
 
-export interface CloudProductRow {
-  id: number;
-  node_id: number;
-  name: string;
-  region: string;
-  gpu_type: string;
-  price_fen: number;
-  no_gpu_price_fen: number;
-  cpu_model: string;
-  cpu_cores: number;
-  memory: string;
-  disk_size: string;
-  server_config: { system_gpu_type?: string } & Record<string, unknown>;
-  enabled: boolean;
-}
+export type { CloudProductRow } from './model.js';
 
+/** A product with the facts of its node the market needs (joined by the service: the nodes module's). */
 export interface CloudProductRecord extends CloudProductRow {
   node_status: string;
   node_docker_available: boolean;
@@ -29,78 +17,68 @@ export interface ProductFilter {
   gpuTypes?: string[] | undefined;
 }
 
+const plain = (model: CloudProductModel): CloudProductRow => ({ ...model.toJSON() }) as CloudProductRow;
+
+/** Owns cloud_products. */
 export class CloudProductsRepository {
   constructor(private readonly knex: Knex) {}
 
-  private base() {
-    return this.knex('cloud_products')
-      .join('nodes', 'nodes.id', 'cloud_products.node_id')
-      .select(
-        'cloud_products.*',
-        'nodes.status as node_status',
-        'nodes.docker_available as node_docker_available',
-        'nodes.simulated as node_simulated',
-        'nodes.gpu_total as node_gpu_total',
-      );
-  }
-
-  async list(filter: ProductFilter): Promise<CloudProductRecord[]> {
-    const q = this.base().where('cloud_products.enabled', true);
+  /** The enabled products matching the filter, by id. */
+  async list(filter: ProductFilter): Promise<CloudProductRow[]> {
+    const q = CloudProductModel.query(this.knex).modify('enabled');
     if (filter.region) q.where('cloud_products.region', filter.region);
     if (filter.gpuTypes && filter.gpuTypes.length > 0) q.whereIn('cloud_products.gpu_type', filter.gpuTypes);
     if (filter.systemType === 'windows')
       q.whereRaw("cloud_products.server_config->>'system_gpu_type' = 'windows'");
     else if (filter.systemType)
       q.whereRaw("coalesce(cloud_products.server_config->>'system_gpu_type', '') <> 'windows'");
-    return q.orderBy('cloud_products.id');
+    const rows = await q.orderBy('cloud_products.id');
+    return rows.map(plain);
   }
 
-  find(id: number): Promise<CloudProductRecord | undefined> {
-    return this.base().where('cloud_products.id', id).first();
+  async find(id: number): Promise<CloudProductRow | undefined> {
+    const row = await CloudProductModel.query(this.knex).findById(id);
+    return row && plain(row);
   }
 
   async regions(): Promise<string[]> {
-    const rows = await this.knex('cloud_products')
-      .where({ enabled: true })
+    const rows = await CloudProductModel.query(this.knex)
+      .modify('enabled')
       .distinct('region')
       .orderBy('region');
-    return rows.map((r: { region: string }) => r.region);
+    return rows.map((r) => r.region);
   }
 
   async gpuTypes(): Promise<string[]> {
-    const rows = await this.knex('cloud_products')
-      .where({ enabled: true })
+    const rows = await CloudProductModel.query(this.knex)
+      .modify('enabled')
       .distinct('gpu_type')
       .orderBy('gpu_type');
-    return rows.map((r: { gpu_type: string }) => r.gpu_type);
+    return rows.map((r) => r.gpu_type);
   }
 
-  /** Every product, disabled ones too, with its node's name (administration). */
-  async listAll(): Promise<(CloudProductRecord & { node_name: string })[]> {
-    return this.base().select('nodes.name as node_name').orderBy('cloud_products.id');
+  /** Every product, disabled ones too (administration), by id. */
+  async listAll(): Promise<CloudProductRow[]> {
+    const rows = await CloudProductModel.query(this.knex).orderBy('cloud_products.id');
+    return rows.map(plain);
   }
 
   async update(id: number, values: Omit<CloudProductRow, 'id'>): Promise<void> {
-    await this.knex('cloud_products')
-      .where({ id })
-      .update({ ...values, server_config: JSON.stringify(values.server_config), updated_at: new Date() });
+    await CloudProductModel.query(this.knex)
+      .findById(id)
+      .patch({ ...values, updated_at: new Date() });
   }
 
   async delete(id: number): Promise<void> {
-    await this.knex('cloud_products').where({ id }).delete();
+    await CloudProductModel.query(this.knex).deleteById(id);
   }
 
-  async countForNode(nodeId: number): Promise<number> {
-    const [row] = await this.knex('cloud_products')
-      .where({ node_id: nodeId })
-      .count<{ count: string }[]>({ count: '*' });
-    return Number(row?.count ?? 0);
+  countForNode(nodeId: number): Promise<number> {
+    return CloudProductModel.query(this.knex).where({ node_id: nodeId }).resultSize();
   }
 
   async insert(values: Omit<CloudProductRow, 'id' | 'enabled'> & { enabled?: boolean }): Promise<number> {
-    const [row] = await this.knex('cloud_products')
-      .insert({ ...values, server_config: JSON.stringify(values.server_config) })
-      .returning('id');
-    return (row as { id: number }).id;
+    const row = await CloudProductModel.query(this.knex).insert(values).returning('id');
+    return row.id;
   }
 }

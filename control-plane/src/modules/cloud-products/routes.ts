@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import { type AppState, requireUser } from '../../framework/auth.js';
 import { idParam, parse } from '../../framework/validate.js';
+import type { CloudProductListReply } from './contract.js';
 import type { CloudProductsService } from './service.js';
 
 const listQuery = z.object({
@@ -29,7 +30,7 @@ export function cloudProductRoutes(products: CloudProductsService): Router<AppSt
       gpuCount: q.gpuCount,
       status: q.status,
     });
-    ctx.body = { items, total: items.length };
+    ctx.body = { items, total: items.length } satisfies CloudProductListReply;
   });
 
   router.get('/regions', async (ctx) => {

@@ -2,8 +2,9 @@ import { agentError } from '../../agents/agent-errors.js';
 import type { AgentPool } from '../../agents/agent-pool.js';
 import { conflict, notFound } from '../../framework/errors.js';
 import { yuanToFen } from '../../framework/money.js';
-import type { NodeRow } from '../nodes/repository.js';
+import type { NodeRow, NodeSummary } from '../nodes/repository.js';
 import type { NodesService } from '../nodes/service.js';
+import type { AdminProductReply, CloudProductReply } from './contract.js';
 import type {
   CloudProductRecord,
   CloudProductRow,
@@ -20,26 +21,18 @@ export interface GpuUsage {
   warmVersionIds?(nodeIds: number[]): Promise<Map<number, number[]>>;
 }
 
-export interface CloudProductView {
-  id: number;
-  name: string;
-  region: string;
-  gpu_type: string;
-  gpu_count: string;
-  gpu_available: number;
-  gpu_total: number;
-  cpu_model: string;
-  cpu_cores: number;
-  memory: string;
-  disk_size: string;
-  price: number;
-  no_gpu_price: number;
-  server_config: Record<string, unknown>;
-  status: 'available' | 'offline';
-  node_id: number;
-  simulated: boolean;
-  /** Framework versions whose image the product's node holds: they start at once (秒级启动). */
-  warm_version_ids: number[];
+/** A cloud product as the market shows it (the shape lives in contract.ts). */
+export type CloudProductView = CloudProductReply;
+
+/** The product with the facts of its node that the market shows. */
+function withNode(p: CloudProductRow, node: NodeSummary): CloudProductRecord {
+  return {
+    ...p,
+    node_status: node.status,
+    node_docker_available: node.docker_available,
+    node_simulated: node.simulated,
+    node_gpu_total: node.gpu_total,
+  };
 }
 
 export function productView(
@@ -83,7 +76,11 @@ export class CloudProductsService {
   async list(
     filter: ProductFilter & { gpuCount?: number | undefined; status?: string | undefined },
   ): Promise<CloudProductView[]> {
-    const [rows, counts] = await Promise.all([this.repo.list(filter), this.usage.allocatedGpuCounts()]);
+    const [records, counts] = await Promise.all([
+      this.repo.list(filter).then((rows) => this.withNodes(rows)),
+      this.usage.allocatedGpuCounts(),
+    ]);
+    const rows = records.map((r) => r.product);
     const warm = await this.warm(rows.map((r) => r.node_id));
     return rows
       .map((r) => productView(r, counts.get(r.node_id) ?? 0, warm.get(r.node_id)))
@@ -92,10 +89,30 @@ export class CloudProductsService {
   }
 
   async get(id: number): Promise<CloudProductView> {
-    const row = await this.repo.find(id);
+    const row = await this.find(id);
     if (!row?.enabled) throw notFound('服务器不存在');
     const [counts, warm] = await Promise.all([this.usage.allocatedGpuCounts(), this.warm([row.node_id])]);
     return productView(row, counts.get(row.node_id) ?? 0, warm.get(row.node_id));
+  }
+
+  /**
+   * The products with their nodes (from the nodes module), in order. As the SQL join this
+   * replaces, a product whose node is gone is left out.
+   */
+  private async withNodes(
+    rows: CloudProductRow[],
+  ): Promise<{ product: CloudProductRecord; node: NodeSummary }[]> {
+    const nodes = await this.nodes.summaries(rows.map((r) => r.node_id));
+    return rows.flatMap((row) => {
+      const node = nodes.get(row.node_id);
+      return node ? [{ product: withNode(row, node), node }] : [];
+    });
+  }
+
+  /** The product (enabled or not) with its node's facts; undefined when either is gone. */
+  private async find(id: number): Promise<CloudProductRecord | undefined> {
+    const row = await this.repo.find(id);
+    return row ? (await this.withNodes([row]))[0]?.product : undefined;
   }
 
   private async warm(nodeIds: number[]): Promise<Map<number, number[]>> {
@@ -104,9 +121,11 @@ export class CloudProductsService {
 
   /** The product with its node, for a purchase. */
   async forPurchase(id: number): Promise<{ product: CloudProductRecord; node: NodeRow }> {
-    const product = await this.repo.find(id);
-    if (!product?.enabled) throw notFound('服务器不存在');
-    return { product, node: await this.nodes.require(product.node_id) };
+    const row = await this.repo.find(id);
+    if (!row?.enabled) throw notFound('服务器不存在');
+    const node = await this.nodes.find(row.node_id);
+    if (!node) throw notFound('服务器不存在');
+    return { product: withNode(row, node), node };
   }
 
   regions(): Promise<string[]> {
@@ -129,12 +148,15 @@ export class CloudProductsService {
 
   // ------------------------------------------------------------------ administration
 
-  async adminList() {
-    const [rows, counts] = await Promise.all([this.repo.listAll(), this.usage.allocatedGpuCounts()]);
-    return rows.map((r) => ({
-      ...productView(r, counts.get(r.node_id) ?? 0),
-      enabled: r.enabled,
-      node_name: r.node_name,
+  async adminList(): Promise<AdminProductReply[]> {
+    const [rows, counts] = await Promise.all([
+      this.repo.listAll().then((all) => this.withNodes(all)),
+      this.usage.allocatedGpuCounts(),
+    ]);
+    return rows.map(({ product, node }) => ({
+      ...productView(product, counts.get(product.node_id) ?? 0),
+      enabled: product.enabled,
+      node_name: node.name,
     }));
   }
 
@@ -156,26 +178,26 @@ export class CloudProductsService {
     };
   }
 
-  async create(input: ProductInput) {
+  async create(input: ProductInput): Promise<AdminProductReply> {
     const id = await this.repo.insert(await this.row(input));
     return this.adminView(id);
   }
 
-  async update(id: number, input: ProductInput) {
-    if (!(await this.repo.find(id))) throw notFound('服务器不存在');
+  async update(id: number, input: ProductInput): Promise<AdminProductReply> {
+    if (!(await this.find(id))) throw notFound('服务器不存在');
     await this.repo.update(id, await this.row(input));
     return this.adminView(id);
   }
 
   async remove(id: number): Promise<void> {
-    if (!(await this.repo.find(id))) throw notFound('服务器不存在');
+    if (!(await this.find(id))) throw notFound('服务器不存在');
     if ((await this.usage.liveContainersOfProduct(id)) > 0) {
       throw conflict('该服务器仍有容器，请先下架', 'PRODUCT_IN_USE');
     }
     await this.repo.delete(id);
   }
 
-  private async adminView(id: number) {
+  private async adminView(id: number): Promise<AdminProductReply> {
     const found = (await this.adminList()).find((p) => p.id === id);
     if (!found) throw notFound('服务器不存在');
     return found;

@@ -15,14 +15,13 @@ export const GPU_INSUFFICIENT = 'GPU_INSUFFICIENT';
  */
 export class Allocator {
   constructor(
-    private readonly knex: Knex,
     private readonly repo: ContainersRepository,
     private readonly nodes: NodesService,
   ) {}
 
   /** Runs `fn` in a transaction that holds the node's allocation lock. */
   withNodeLock<T>(nodeId: number, fn: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
-    return this.knex.transaction(async (trx) => {
+    return this.repo.transaction(async (trx) => {
       await trx.raw('select pg_advisory_xact_lock(?, ?)', [ALLOCATION_LOCK, nodeId]);
       return fn(trx);
     });

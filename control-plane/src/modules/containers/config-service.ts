@@ -7,6 +7,7 @@ import { newPassword } from '../../framework/ids.js';
 import type { SecretBox } from '../../framework/secret-box.js';
 import type { StorageService } from '../storage/service.js';
 import type { Allocator } from './allocator.js';
+import type { ContainerPasswordReply } from './contract.js';
 import type { ContainersRepository, PortMapping } from './repository.js';
 import type { ActorOptions, ContainersService } from './service.js';
 import { statusFromAgent } from './status.js';
@@ -31,7 +32,7 @@ export class ContainerConfigService {
     id: string,
     password?: string,
     opts: ActorOptions = {},
-  ): Promise<{ password: string }> {
+  ): Promise<ContainerPasswordReply> {
     const { container, node } = await this.d.containers.target(actor, id, opts);
     if (container.status !== 'running')
       throw conflict('容器未运行，请先启动容器再重置密码', 'CONTAINER_NOT_RUNNING');

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { ContainerSpec } from '@gpucloud/proto';
-import type { Knex } from 'knex';
 import { AgentCallError, type AgentClient } from '../../agents/agent-client.js';
 import { agentError } from '../../agents/agent-errors.js';
 import type { AgentPool } from '../../agents/agent-pool.js';
@@ -19,20 +18,20 @@ import type { MountRequest, StorageService } from '../storage/service.js';
 import { authorizedKeys, type UsersService } from '../users/service.js';
 import type { Allocator } from './allocator.js';
 import type { ContainerBilling } from './billing-hooks.js';
+import type { PurchaseReply } from './contract.js';
+import type { PurchaseRequestsRepository } from './purchase-requests-repository.js';
 import type { ContainersRepository, PortMapping } from './repository.js';
 import type { PurchaseInput } from './schema.js';
 import { statusFromAgent } from './status.js';
 
 const GIB = 1024 ** 3;
 
-export interface PurchaseResult {
-  container_id: string;
-  /** Always `creating`: the node pulls, creates and starts it after the answer. */
-  status: 'creating';
-}
+/** The purchase's answer (contract.ts): always `creating`, the node does the rest. */
+export type PurchaseResult = PurchaseReply;
 
 export interface PurchaseDeps {
-  knex: Knex;
+  /** Purchases made with an Idempotency-Key and their answers. */
+  requests: PurchaseRequestsRepository;
   repo: ContainersRepository;
   allocator: Allocator;
   products: CloudProductsService;
@@ -81,28 +80,16 @@ export class PurchaseService {
     if (!key) return { status: 201, body: await this.purchase(user, productId, input) };
     if (key.length > 128) throw badRequest('Idempotency-Key 过长', 'IDEMPOTENCY_KEY_TOO_LONG');
     const hash = createHash('sha256').update(JSON.stringify({ productId, input })).digest('hex');
-    const claimed = await this.d
-      .knex('purchase_requests')
-      .insert({ user_id: user.id, idempotency_key: key, request_hash: hash, status: 0, response: '{}' })
-      .onConflict(['user_id', 'idempotency_key'])
-      .ignore()
-      .returning('id');
-    if (claimed.length === 0) {
-      const prior = await this.d
-        .knex('purchase_requests')
-        .where({ user_id: user.id, idempotency_key: key })
-        .first();
+    if (!(await this.d.requests.claim(user.id, key, hash))) {
+      const prior = await this.d.requests.find(user.id, key);
+      if (!prior) throw conflict('相同的购买请求正在处理中，请稍后查看容器列表', 'PURCHASE_IN_PROGRESS');
       if (prior.request_hash !== hash)
         throw conflict('该 Idempotency-Key 已用于另一笔购买', 'IDEMPOTENCY_KEY_REUSED');
       if (prior.status === 0)
         throw conflict('相同的购买请求正在处理中，请稍后查看容器列表', 'PURCHASE_IN_PROGRESS');
       return { status: prior.status, body: prior.response };
     }
-    const remember = (status: number, body: unknown) =>
-      this.d
-        .knex('purchase_requests')
-        .where({ user_id: user.id, idempotency_key: key })
-        .update({ status, response: JSON.stringify(body) });
+    const remember = (status: number, body: unknown) => this.d.requests.remember(user.id, key, status, body);
     try {
       const result = await this.purchase(user, productId, input);
       await remember(201, result);
@@ -112,7 +99,7 @@ export class PurchaseService {
         await remember(err.status, { detail: err.detail, code: err.code });
       } else {
         // The outcome is unknown to the caller: let a retry try again.
-        await this.d.knex('purchase_requests').where({ user_id: user.id, idempotency_key: key }).delete();
+        await this.d.requests.forget(user.id, key);
       }
       throw err;
     }
@@ -290,7 +277,7 @@ export class PurchaseService {
       // too, without waiting on a node that does not answer.
       if (created) await cleanup();
       else if (err instanceof AgentCallError && err.unreachable) void cleanup();
-      const failed = await this.d.knex.transaction(async (trx) => {
+      const failed = await this.d.repo.transaction(async (trx) => {
         const changed = await this.d.repo.settleProvisioning(
           id,
           { status: 'failed', start_error: reason, pull_progress: null },

@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
-import { ACTIVE, HALTED, PROVISIONING } from './status.js';
+import type { Model } from 'objection';
+import { ContainerModel, GpuAllocationModel, PortAllocationModel } from './model.js';
+import { PROVISIONING } from './status.js';
 
 export type ContainerStatus =
   /** Recorded and paid; the node creates and starts it (shown as starting). */
@@ -56,8 +58,13 @@ export interface ContainerRow {
   deleted_at: Date | null;
 }
 
-/** A container with what its views need from other tables. */
-export interface ContainerRecord extends ContainerRow {
+/** A container with the GPUs allocated to it. */
+export interface ContainerWithGpus extends ContainerRow {
+  gpu_indices: number[];
+}
+
+/** A container with what its views need from other modules (the owner's name, the node). */
+export interface ContainerRecord extends ContainerWithGpus {
   username: string;
   node_name: string;
   node_address: string;
@@ -66,59 +73,92 @@ export interface ContainerRecord extends ContainerRow {
   node_simulated: boolean;
   node_status: string;
   region: string;
-  gpu_indices: number[];
 }
 
 export interface ListFilter {
   userId?: number;
-  username?: string;
+  /** Only these owners' (an admin's username filter, resolved by the users module). */
+  userIds?: number[];
   status?: string;
   includeDeleted?: boolean;
   offset: number;
   limit: number;
 }
 
-/** Owns containers, gpu_allocations and port_allocations. */
+/** What billing reads of a container (metering, notices). */
+const BILLED_COLUMNS = [
+  'id',
+  'user_id',
+  'name',
+  'status',
+  'billing_type',
+  'price_fen',
+  'gpu_count',
+  'no_gpu',
+  'no_gpu_price_fen',
+  'started_at',
+  'stopped_at',
+  'deleted_at',
+] as const satisfies readonly (keyof ContainerRow)[];
+type BilledColumn = (typeof BILLED_COLUMNS)[number];
+
+/** What a renewal reads of a container. */
+const RENEWAL_COLUMNS = [
+  'id',
+  'user_id',
+  'name',
+  'billing_type',
+  'price_fen',
+  'gpu_count',
+  'gpu_type',
+  'status',
+  'expires_at',
+] as const satisfies readonly (keyof ContainerRow)[];
+type RenewalColumn = (typeof RENEWAL_COLUMNS)[number];
+
+/** A model as the plain object the rest of the code reads. */
+const plain = <T>(m: Model): T => m.toJSON() as T;
+
+type ScalarValues = Partial<Omit<ContainerRow, 'id' | 'ports' | 'mounts' | 'gpu_devices' | 'pending_mounts'>>;
+
+/** Owns containers, gpu_allocations and port_allocations, on their models (model.ts). */
 export class ContainersRepository {
   constructor(private readonly knex: Knex) {}
 
+  transaction<T>(fn: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+    return this.knex.transaction(fn);
+  }
+
+  private containers(trx?: Knex.Transaction) {
+    return ContainerModel.query(trx ?? this.knex);
+  }
+
   private base(trx?: Knex.Transaction) {
-    const k = trx ?? this.knex;
-    return k('containers')
-      .join('users', 'users.id', 'containers.user_id')
-      .join('nodes', 'nodes.id', 'containers.node_id')
-      .select(
-        'containers.*',
-        'users.username',
-        'nodes.name as node_name',
-        'nodes.address as node_address',
-        'nodes.public_host as node_public_host',
-        'nodes.host_info as node_host_info',
-        'nodes.simulated as node_simulated',
-        'nodes.status as node_status',
-        'nodes.region',
-        k.raw(
-          'coalesce((select array_agg(g.gpu_index order by g.gpu_index) from gpu_allocations g where g.container_id = containers.id), array[]::int[]) as gpu_indices',
-        ),
-      );
+    return this.containers(trx).select('containers.*').modify('withGpuIndices');
   }
 
-  async find(id: string, trx?: Knex.Transaction): Promise<ContainerRecord | undefined> {
-    return this.base(trx).where('containers.id', id).first();
+  async find(id: string, trx?: Knex.Transaction): Promise<ContainerWithGpus | undefined> {
+    const row = await this.base(trx).findById(id);
+    return row ? plain<ContainerWithGpus>(row) : undefined;
   }
 
-  async list(filter: ListFilter): Promise<{ items: ContainerRecord[]; total: number }> {
-    const q = this.base();
+  async list(filter: ListFilter): Promise<{ items: ContainerWithGpus[]; total: number }> {
+    const q = this.containers();
     if (filter.userId !== undefined) q.where('containers.user_id', filter.userId);
-    if (filter.username) q.whereILike('users.username', `%${filter.username.replace(/[%_\\]/g, '\\$&')}%`);
+    if (filter.userIds) q.whereIn('containers.user_id', filter.userIds);
     if (filter.status) q.where('containers.status', filter.status);
-    else if (!filter.includeDeleted) q.whereNot('containers.status', 'deleted');
-    const countQuery = q.clone().clearSelect().clearOrder().count<{ count: string }[]>({ count: '*' });
-    const [items, counted] = await Promise.all([
-      q.orderBy('containers.created_at', 'desc').offset(filter.offset).limit(filter.limit),
-      countQuery,
+    else if (!filter.includeDeleted) q.modify('live');
+    const [items, total] = await Promise.all([
+      q
+        .clone()
+        .select('containers.*')
+        .modify('withGpuIndices')
+        .orderBy('containers.created_at', 'desc')
+        .offset(filter.offset)
+        .limit(filter.limit),
+      q.clone().resultSize(),
     ]);
-    return { items, total: Number(counted[0]?.count ?? 0) };
+    return { items: items.map((c) => plain<ContainerWithGpus>(c)), total };
   }
 
   async insert(
@@ -138,12 +178,7 @@ export class ContainersRepository {
     >,
     trx: Knex.Transaction,
   ): Promise<void> {
-    await trx('containers').insert({
-      ...row,
-      ports: JSON.stringify(row.ports),
-      mounts: JSON.stringify(row.mounts),
-      gpu_devices: JSON.stringify(row.gpu_devices),
-    });
+    await this.containers(trx).insert(row);
   }
 
   /** Updates the JSON columns (ports, mounts, GPU devices, pending mounts). */
@@ -152,19 +187,12 @@ export class ContainersRepository {
     values: Partial<Pick<ContainerRow, 'ports' | 'mounts' | 'gpu_devices' | 'pending_mounts'>>,
     trx?: Knex.Transaction,
   ): Promise<void> {
-    const encoded: Record<string, string | null> = {};
-    for (const [key, value] of Object.entries(values))
-      encoded[key] = value === null ? null : JSON.stringify(value);
-    await (trx ?? this.knex)('containers').where({ id }).update(encoded);
+    await this.containers(trx).patch(values).where('id', id);
   }
 
-  async update(
-    id: string,
-    values: Partial<Omit<ContainerRow, 'id' | 'ports' | 'mounts' | 'gpu_devices' | 'pending_mounts'>>,
-    trx?: Knex.Transaction,
-  ): Promise<void> {
+  async update(id: string, values: ScalarValues, trx?: Knex.Transaction): Promise<void> {
     const stamped = 'status' in values ? { ...values, status_changed_at: new Date() } : values;
-    await (trx ?? this.knex)('containers').where({ id }).update(stamped);
+    await this.containers(trx).patch(stamped).where('id', id);
   }
 
   /**
@@ -176,51 +204,60 @@ export class ContainersRepository {
     id: string,
     from: ContainerStatus,
     observedAt: Date,
-    values: Partial<Omit<ContainerRow, 'id' | 'ports' | 'mounts' | 'gpu_devices' | 'pending_mounts'>>,
+    values: ScalarValues,
   ): Promise<boolean> {
-    const updated = await this.knex('containers')
+    const updated = await this.containers()
+      .patch({ ...values, status_changed_at: new Date() })
       .where({ id, status: from })
-      .andWhere((q) => q.whereNull('status_changed_at').orWhere('status_changed_at', '<', observedAt))
-      .update({ ...values, status_changed_at: new Date() });
+      .andWhere((q) => q.whereNull('status_changed_at').orWhere('status_changed_at', '<', observedAt));
     return updated > 0;
   }
 
   async releaseGpus(id: string, trx?: Knex.Transaction): Promise<void> {
-    await (trx ?? this.knex)('gpu_allocations').where({ container_id: id }).delete();
+    await GpuAllocationModel.query(trx ?? this.knex)
+      .delete()
+      .where('container_id', id);
   }
 
   /** Replaces the container's host port reservations. */
   async replacePorts(nodeId: number, id: string, hostPorts: number[], trx: Knex.Transaction): Promise<void> {
-    await trx('port_allocations').where({ container_id: id }).delete();
+    await PortAllocationModel.query(trx).delete().where('container_id', id);
     if (hostPorts.length > 0) {
-      await trx('port_allocations').insert(
+      await PortAllocationModel.query(trx).insert(
         hostPorts.map((host_port) => ({ node_id: nodeId, host_port, container_id: id })),
       );
     }
   }
 
   async releaseAllocations(id: string, trx?: Knex.Transaction): Promise<void> {
-    const k = trx ?? this.knex;
-    await k('gpu_allocations').where({ container_id: id }).delete();
-    await k('port_allocations').where({ container_id: id }).delete();
+    await GpuAllocationModel.query(trx ?? this.knex)
+      .delete()
+      .where('container_id', id);
+    await PortAllocationModel.query(trx ?? this.knex)
+      .delete()
+      .where('container_id', id);
   }
 
   async allocatedGpuIndices(nodeId: number, trx?: Knex.Transaction): Promise<number[]> {
-    const rows = await (trx ?? this.knex)('gpu_allocations').where({ node_id: nodeId }).select('gpu_index');
-    return rows.map((r: { gpu_index: number }) => r.gpu_index);
+    const rows = await GpuAllocationModel.query(trx ?? this.knex)
+      .modify('onNode', nodeId)
+      .select('gpu_index');
+    return rows.map((r) => r.gpu_index);
   }
 
   async allocatedGpuCounts(): Promise<Map<number, number>> {
-    const rows = await this.knex('gpu_allocations')
+    const rows = (await GpuAllocationModel.query(this.knex)
       .select('node_id')
-      .count<{ node_id: number; count: string }[]>({ count: '*' })
-      .groupBy('node_id');
+      .count('* as count')
+      .groupBy('node_id')) as unknown as { node_id: number; count: string }[];
     return new Map(rows.map((r) => [r.node_id, Number(r.count)]));
   }
 
   async allocatedPorts(nodeId: number, trx?: Knex.Transaction): Promise<number[]> {
-    const rows = await (trx ?? this.knex)('port_allocations').where({ node_id: nodeId }).select('host_port');
-    return rows.map((r: { host_port: number }) => r.host_port);
+    const rows = await PortAllocationModel.query(trx ?? this.knex)
+      .modify('onNode', nodeId)
+      .select('host_port');
+    return rows.map((r) => r.host_port);
   }
 
   async allocate(
@@ -231,52 +268,44 @@ export class ContainersRepository {
     trx: Knex.Transaction,
   ): Promise<void> {
     if (gpuIndices.length > 0) {
-      await trx('gpu_allocations').insert(
+      await GpuAllocationModel.query(trx).insert(
         gpuIndices.map((gpu_index) => ({ node_id: nodeId, gpu_index, container_id: containerId })),
       );
     }
     if (hostPorts.length > 0) {
-      await trx('port_allocations').insert(
+      await PortAllocationModel.query(trx).insert(
         hostPorts.map((host_port) => ({ node_id: nodeId, host_port, container_id: containerId })),
       );
     }
   }
 
-  async activeCount(nodeId: number): Promise<number> {
-    const [row] = await this.knex('containers')
-      .where({ node_id: nodeId })
-      .whereNot('status', 'deleted')
-      .count<{ count: string }[]>({ count: '*' });
-    return Number(row?.count ?? 0);
+  /** Containers of the node that are not destroyed. */
+  activeCount(nodeId: number): Promise<number> {
+    return this.containers().where('node_id', nodeId).modify('live').resultSize();
   }
 
-  async liveCount(filter: { productId?: number; versionIds?: number[] }): Promise<number> {
-    const q = this.knex('containers').whereNot('status', 'deleted');
+  liveCount(filter: { productId?: number; versionIds?: number[] }): Promise<number> {
+    const q = this.containers().modify('live');
     if (filter.productId !== undefined) q.where('cloud_product_id', filter.productId);
     if (filter.versionIds !== undefined) q.whereIn('framework_version_id', filter.versionIds);
-    const [row] = await q.count<{ count: string }[]>({ count: '*' });
-    return Number(row?.count ?? 0);
+    return q.resultSize();
   }
 
   async knownIdsOnNode(nodeId: number): Promise<string[]> {
-    const rows = await this.knex('containers')
-      .where({ node_id: nodeId })
-      .whereNot('status', 'deleted')
-      .select('id');
-    return rows.map((r: { id: string }) => r.id);
+    const rows = await this.containers().where('node_id', nodeId).modify('live').select('id');
+    return rows.map((r) => r.id);
   }
 
-  /** Live containers of a node (for reconciling with what the agent reports). */
   /** The pull's progress, while the container is still pulling. */
   async setPullProgress(id: string, percent: number): Promise<void> {
-    await this.knex('containers').where({ id, status: 'pulling' }).update({ pull_progress: percent });
+    await this.containers().patch({ pull_progress: percent }).where({ id, status: 'pulling' });
   }
 
   /** Moves a provisioning container on; false when it is no longer in `from` (destroyed). */
   async moveStatus(id: string, from: ContainerStatus, to: ContainerStatus): Promise<boolean> {
-    const n = await this.knex('containers')
-      .where({ id, status: from })
-      .update({ status: to, pull_progress: null, status_changed_at: new Date() });
+    const n = await this.containers()
+      .patch({ status: to, pull_progress: null, status_changed_at: new Date() })
+      .where({ id, status: from });
     return n > 0;
   }
 
@@ -288,10 +317,10 @@ export class ContainersRepository {
     >,
     trx?: Knex.Transaction,
   ): Promise<boolean> {
-    const n = await (trx ?? this.knex)('containers')
-      .where({ id })
-      .whereIn('status', PROVISIONING)
-      .update({ ...values, pull_progress: null, status_changed_at: new Date() });
+    const n = await this.containers(trx)
+      .patch({ ...values, pull_progress: null, status_changed_at: new Date() })
+      .where('id', id)
+      .whereIn('status', PROVISIONING);
     return n > 0;
   }
 
@@ -300,56 +329,138 @@ export class ContainersRepository {
   /** Hourly containers of these users that run or start. */
   async activeHourlyOf(userIds: number[]): Promise<string[]> {
     if (userIds.length === 0) return [];
-    return this.knex('containers')
+    const rows = await this.containers()
       .whereIn('user_id', userIds)
-      .where('billing_type', 'hourly')
-      .whereIn('status', ACTIVE)
-      .pluck('id');
+      .modify(['hourly', 'active'])
+      .select('id');
+    return rows.map((r) => r.id);
   }
 
   /** Prepaid containers that run or start after their paid time ended. */
-  prepaidDue(now: Date): Promise<string[]> {
-    return this.knex('containers')
-      .whereNot('billing_type', 'hourly')
-      .whereIn('status', ACTIVE)
+  async prepaidDue(now: Date): Promise<string[]> {
+    const rows = await this.containers()
+      .modify(['prepaid', 'active'])
       .where('expires_at', '<=', now)
-      .pluck('id');
+      .select('id');
+    return rows.map((r) => r.id);
   }
 
   /** Prepaid containers not deleted whose paid time ends after `now` and by `until`. */
-  prepaidEndingBy(now: Date, until: Date): Promise<{ id: string; expires_at: Date }[]> {
-    return this.knex('containers')
-      .whereNot('billing_type', 'hourly')
-      .whereNot('status', 'deleted')
+  async prepaidEndingBy(now: Date, until: Date): Promise<{ id: string; expires_at: Date }[]> {
+    const rows = await this.containers()
+      .modify(['prepaid', 'live'])
       .where('expires_at', '>', now)
       .where('expires_at', '<=', until)
       .select('id', 'expires_at');
+    return rows.map((r) => ({ id: r.id, expires_at: r.expires_at as Date }));
   }
 
   /** Hourly containers halted since `before` or earlier (since: the stop, else the creation). */
   async hourlyHaltedSince(before: Date): Promise<{ id: string; since: Date }[]> {
-    return this.knex('containers')
-      .where('billing_type', 'hourly')
-      .whereIn('status', HALTED)
+    const rows = await this.containers()
+      .modify(['hourly', 'halted'])
       .whereRaw('coalesce(stopped_at, created_at) <= ?', [before])
-      .select('id', this.knex.raw('coalesce(stopped_at, created_at) as since'));
+      .select('id', ContainerModel.raw('coalesce(stopped_at, created_at) as since'));
+    return rows.map((r) => plain<{ id: string; since: Date }>(r));
   }
 
   /** What the lifecycle jobs check before they act. */
-  lifecycle(
+  async lifecycle(
     id: string,
   ): Promise<
     Pick<ContainerRow, 'status' | 'expires_at' | 'started_at' | 'stopped_at' | 'created_at'> | undefined
   > {
-    return this.knex('containers')
-      .where({ id })
-      .first('status', 'expires_at', 'started_at', 'stopped_at', 'created_at');
+    const row = await this.containers()
+      .findById(id)
+      .select('status', 'expires_at', 'started_at', 'stopped_at', 'created_at');
+    return row ? plain(row) : undefined;
   }
 
+  // ------------------------------------------------------------------ billing
+
+  /** What billing reads of a container (metering, notices). */
+  async billed(id: string, trx?: Knex.Transaction): Promise<Pick<ContainerRow, BilledColumn> | undefined> {
+    const row = await this.containers(trx)
+      .findById(id)
+      .select(...BILLED_COLUMNS);
+    return row ? plain(row) : undefined;
+  }
+
+  /** What a renewal reads of a container. */
+  async renewalTarget(id: string): Promise<Pick<ContainerRow, RenewalColumn> | undefined> {
+    const row = await this.containers()
+      .findById(id)
+      .select(...RENEWAL_COLUMNS);
+    return row ? plain(row) : undefined;
+  }
+
+  /** Hourly containers that run now. */
+  async runningHourly(): Promise<{ id: string; started_at: Date | null }[]> {
+    const rows = await this.containers()
+      .modify('hourly')
+      .where('status', 'running')
+      .select('id', 'started_at');
+    return rows.map((r) => ({ id: r.id, started_at: r.started_at }));
+  }
+
+  async addCost(trx: Knex.Transaction, id: string, fen: number): Promise<void> {
+    await this.containers(trx).increment('total_cost_fen', fen).where('id', id);
+  }
+
+  /** The row locked for the transaction: its status and prepaid end. */
+  async lockExpiry(
+    trx: Knex.Transaction,
+    id: string,
+  ): Promise<Pick<ContainerRow, 'status' | 'expires_at'> | undefined> {
+    const row = await this.containers(trx).findById(id).forUpdate().select('status', 'expires_at');
+    return row ? { status: row.status, expires_at: row.expires_at } : undefined;
+  }
+
+  // ------------------------------------------------------------------ storage
+
+  /**
+   * Which live containers mount these volumes (a stored mount's source is the volume's id), now
+   * or at the next start (pending mounts).
+   */
+  async volumeUses(volumeIds: number[]): Promise<
+    {
+      volume_id: number;
+      container_id: string;
+      container_name: string;
+      mount_path: string;
+      pending: boolean;
+    }[]
+  > {
+    if (volumeIds.length === 0) return [];
+    const result = await this.knex.raw<{
+      rows: {
+        volume_id: string;
+        container_id: string;
+        container_name: string;
+        mount_path: string;
+        pending: boolean;
+      }[];
+    }>(
+      `SELECT (m->>'source')::bigint AS volume_id, c.id AS container_id, c.name AS container_name,
+              m->>'target' AS mount_path, src.pending
+         FROM containers c
+         CROSS JOIN LATERAL (
+           SELECT false AS pending, c.mounts AS list
+           UNION ALL SELECT true, coalesce(c.pending_mounts, '[]'::jsonb)
+         ) src
+         CROSS JOIN LATERAL jsonb_array_elements(src.list) m
+        WHERE c.status <> 'deleted'
+          AND m->>'source' ~ '^[0-9]+$'
+          AND (m->>'source')::bigint IN (${volumeIds.map(() => '?').join(', ')})
+        ORDER BY c.created_at, c.id`,
+      volumeIds,
+    );
+    return result.rows.map((r) => ({ ...r, volume_id: Number(r.volume_id) }));
+  }
+
+  /** Live containers of a node the platform has made (for reconciling with the agent's report). */
   async liveOnNode(nodeId: number): Promise<Pick<ContainerRow, 'id' | 'status'>[]> {
-    return this.knex('containers')
-      .where({ node_id: nodeId })
-      .whereNotIn('status', ['deleted', ...PROVISIONING])
-      .select('id', 'status');
+    const rows = await this.containers().where('node_id', nodeId).modify('settled').select('id', 'status');
+    return rows.map((r) => ({ id: r.id, status: r.status }));
   }
 }

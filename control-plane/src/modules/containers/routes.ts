@@ -5,6 +5,7 @@ import { badRequest } from '../../framework/errors.js';
 import { idParam, parse } from '../../framework/validate.js';
 import { metricsQuery } from '../nodes/schema.js';
 import type { ContainerConfigService } from './config-service.js';
+import type { ContainerStatusReply } from './contract.js';
 import type { PurchaseService } from './purchase-service.js';
 import {
   purchaseSchema,
@@ -65,7 +66,7 @@ export function containerRoutes({
     } else {
       view = await containers.get(currentUser(ctx), id);
     }
-    ctx.body = { status: view.status, pull_progress: view.pull_progress };
+    ctx.body = { status: view.status, pull_progress: view.pull_progress } satisfies ContainerStatusReply;
   });
 
   router.get('/containers/:id/metrics', requireUser, async (ctx) => {

@@ -1,4 +1,3 @@
-import type { Knex } from 'knex';
 import { AgentCallError } from '../../agents/agent-client.js';
 import { agentError } from '../../agents/agent-errors.js';
 import type { AgentPool } from '../../agents/agent-pool.js';
@@ -12,12 +11,17 @@ import { authorizedKeys, type UsersService } from '../users/service.js';
 import type { Allocator } from './allocator.js';
 import type { ContainerBilling } from './billing-hooks.js';
 import type { ContainerChanges } from './changes.js';
-import type { ContainerRecord, ContainerStatus, ContainersRepository } from './repository.js';
+import type { ContainerListReply } from './contract.js';
+import type {
+  ContainerRecord,
+  ContainerStatus,
+  ContainersRepository,
+  ContainerWithGpus,
+} from './repository.js';
 import { PROVISIONING, statusFromAgent } from './status.js';
 import { type ContainerView, containerView } from './view.js';
 
 export interface ContainersDeps {
-  knex: Knex;
   repo: ContainersRepository;
   allocator: Allocator;
   nodes: NodesService;
@@ -95,9 +99,41 @@ export class ContainersService {
 
   // ------------------------------------------------------------------ queries
 
-  async listForUser(user: AuthUser): Promise<{ items: ContainerView[]; total: number }> {
+  /** The rows with their owners' usernames and their nodes (the users and nodes modules'). */
+  private async records(rows: ContainerWithGpus[]): Promise<ContainerRecord[]> {
+    if (rows.length === 0) return [];
+    const nodeIds = [...new Set(rows.map((c) => c.node_id))];
+    const [usernames, nodes] = await Promise.all([
+      this.d.users.usernames(rows.map((c) => c.user_id)),
+      nodeIds.length === 1
+        ? this.d.nodes.find(nodeIds[0] as number).then((n) => (n ? [n] : []))
+        : this.d.nodes.list(),
+    ]);
+    const byId = new Map(nodes.map((n) => [n.id, n]));
+    return rows.map((c) => {
+      const node = byId.get(c.node_id);
+      return {
+        ...c,
+        username: usernames.get(c.user_id) ?? '',
+        node_name: node?.name ?? '',
+        node_address: node?.address ?? '',
+        node_public_host: node?.public_host ?? null,
+        node_host_info: (node?.host_info as Record<string, unknown> | null | undefined) ?? null,
+        node_simulated: node?.simulated ?? false,
+        node_status: node?.status ?? 'offline',
+        region: node?.region ?? '',
+      };
+    });
+  }
+
+  private async record(id: string): Promise<ContainerRecord | undefined> {
+    const row = await this.d.repo.find(id);
+    return row ? (await this.records([row]))[0] : undefined;
+  }
+
+  async listForUser(user: AuthUser): Promise<ContainerListReply> {
     const { items, total } = await this.d.repo.list({ userId: user.id, offset: 0, limit: 500 });
-    return { items: items.map((c) => containerView(c, this.d.secrets)), total };
+    return { items: (await this.records(items)).map((c) => containerView(c, this.d.secrets)), total };
   }
 
   async listAll(filter: {
@@ -106,20 +142,22 @@ export class ContainersService {
     username?: string | undefined;
     status?: string | undefined;
     userId?: number;
-  }) {
+  }): Promise<ContainerListReply> {
+    const userIds = filter.username ? await this.d.users.idsMatching(filter.username) : undefined;
+    if (userIds?.length === 0) return { items: [], total: 0 };
     const { items, total } = await this.d.repo.list({
       ...(filter.userId !== undefined ? { userId: filter.userId } : {}),
-      username: filter.username,
-      status: filter.status,
+      ...(userIds ? { userIds } : {}),
+      ...(filter.status ? { status: filter.status } : {}),
       offset: (filter.page - 1) * filter.size,
       limit: filter.size,
     });
-    return { items: items.map((c) => containerView(c, this.d.secrets)), total };
+    return { items: (await this.records(items)).map((c) => containerView(c, this.d.secrets)), total };
   }
 
   /** The container if the actor may see it; a foreign or deleted id is a 404 either way. */
   async require(actor: AuthUser, id: string, opts: ActorOptions = {}): Promise<ContainerRecord> {
-    const c = await this.d.repo.find(id);
+    const c = await this.record(id);
     if (!c || (!opts.admin && c.user_id !== actor.id) || (c.status === 'deleted' && !opts.admin)) {
       throw notFound('容器不存在');
     }
@@ -287,7 +325,7 @@ export class ContainersService {
     } catch (err) {
       throw agentError(err, '删除容器失败');
     }
-    await this.d.knex.transaction(async (trx) => {
+    await this.d.repo.transaction(async (trx) => {
       await this.d.repo.releaseAllocations(id, trx);
       await this.d.repo.update(id, { status: 'deleted', deleted_at: new Date() }, trx);
     });

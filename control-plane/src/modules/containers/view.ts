@@ -1,49 +1,10 @@
 import type { SecretBox } from '../../framework/secret-box.js';
 import { publicHostOf } from '../nodes/service.js';
+import type { ContainerReply } from './contract.js';
 import type { ContainerRecord } from './repository.js';
 
-export interface ContainerView {
-  container_id: string;
-  name: string;
-  username: string;
-  status: string;
-  image_name: string;
-  create_time: string;
-  start_time: string | null;
-  end_time: string | null;
-  stopped_time: string | null;
-  billing_type: string;
-  price: number;
-  total_cost: number;
-  gpu_count: number;
-  gpu_type: string;
-  gpu_indices: number[];
-  region: string;
-  node_id: number;
-  node_name: string;
-  node_status: string;
-  simulated: boolean;
-  ssh_server: string;
-  ssh_port: number | null;
-  password: string;
-  frame_ports: Record<string, number>;
-  custom_ports: number[];
-  ports: { name: string; container_port: number; host_port: number }[];
-  mounts: { source: string; target: string }[];
-  start_error: string | null;
-  /**
-   * Jupyter on the container's 8888 port: running, starting, absent (the image has none: the
-   * console says so instead of a dead link), image (its own command runs it); '' = not known yet.
-   */
-  jupyter: string;
-  /** 拉取镜像中: how much of the image the node has, 0-100 (status pulling); null otherwise. */
-  pull_progress: number | null;
-  /** Running without GPUs (无卡模式), at the no-GPU price. */
-  no_gpu: boolean;
-  no_gpu_price: number;
-  /** Mounts saved for the next start, when they differ from the current ones. */
-  pending_mounts: { source: string; target: string }[] | null;
-}
+/** A container as the console and the MCP API read it (the shape lives in contract.ts). */
+export type ContainerView = ContainerReply;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 

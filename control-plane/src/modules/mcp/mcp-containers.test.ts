@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestAgent, type TestAgent } from '../../../test/agents.js';
+import { expectServed } from '../../../test/contract.js';
 import { ADMIN, ApiClient, startTestControlPlane } from '../../../test/harness.js';
 import { createApiKey, runUbuntuOnLocalImage, UBUNTU_IMAGE, WINDOWS_IMAGE } from '../../../test/mcp.js';
 import { addNodeWithProduct, destroyAllContainers, type MarketFixture } from '../../../test/purchase.js';
 import type { RunningControlPlane } from '../../platform.js';
+import { mcpContainerListReply, mcpCreatedReply } from './contract.js';
 import type { McpContainerView } from './view.js';
 
 type Answer = { detail: string; code: string };
@@ -58,6 +60,7 @@ describe('the MCP container API', { timeout: 120_000 }, () => {
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     // The answer comes before the node has pulled and started it (MCP status creating).
     expect(created.body).toMatchObject({ status: 'creating', password_set: true });
+    expectServed(mcpCreatedReply, created.body);
     const c = (await api.request<Created>('GET', `/api/mcp/containers/${created.body.container_id}`)).body;
     expect(c).toMatchObject({
       name: 'mcp-box',
@@ -85,6 +88,7 @@ describe('the MCP container API', { timeout: 120_000 }, () => {
 
     const one = await api.request<McpContainerView>('GET', `/api/mcp/containers/${c.container_id}`);
     expect(one.body).toMatchObject({ container_id: c.container_id, status: 'running' });
+    expectServed(mcpContainerListReply, (await api.request('GET', '/api/mcp/containers')).body);
   });
 
   it('filters the list by status and follows stop, start, reset password, logs and delete', async () => {

@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import { type AppState, currentUser, requireUser } from '../../framework/auth.js';
 import { parse } from '../../framework/validate.js';
 import { containerId } from '../containers/routes.js';
+import type { McpLogsReply } from './contract.js';
 import {
   mcpCreateSchema,
   mcpListQuery,
@@ -56,7 +57,9 @@ export function mcpContainerRoutes(mcp: McpService): Router<AppState> {
 
   router.get('/:id/logs', async (ctx) => {
     const { tail } = parse(mcpLogsQuery, ctx.query);
-    ctx.body = { logs: await mcp.logs(currentUser(ctx), containerId(ctx.params.id), tail) };
+    ctx.body = {
+      logs: await mcp.logs(currentUser(ctx), containerId(ctx.params.id), tail),
+    } satisfies McpLogsReply;
   });
 
   return router;

@@ -11,6 +11,7 @@ import type { PurchaseService } from '../containers/purchase-service.js';
 import { purchaseSchema } from '../containers/schema.js';
 import type { ContainersService } from '../containers/service.js';
 import { totalPriceFen } from '../pricing/pricing.js';
+import type { McpContainerListReply, McpCreatedReply } from './contract.js';
 import { readRecentLogs } from './logs.js';
 import { MCP_IMAGES, type McpCreateInput, type McpStatus } from './schema.js';
 import { type McpContainerView, mcpContainerView } from './view.js';
@@ -38,11 +39,8 @@ export interface McpImage {
   version_id: number;
 }
 
-export interface McpCreated extends McpContainerView {
-  /** Whether the requested root password is in place (it needs a running container). */
-  password_set: boolean;
-  password_error?: string;
-}
+/** The answer of a creation: the container and whether its root password is in place. */
+export type McpCreated = McpCreatedReply;
 
 /** Cloud products as the MCP server lists them: where GPUs are free and at what price. */
 export interface McpServerOffer {
@@ -73,7 +71,7 @@ export interface McpServerOffer {
 export class McpService {
   constructor(private readonly d: McpDeps) {}
 
-  async list(user: AuthUser, status?: McpStatus): Promise<{ items: McpContainerView[]; total: number }> {
+  async list(user: AuthUser, status?: McpStatus): Promise<McpContainerListReply> {
     const { items } =
       status === 'deleted'
         ? await this.d.containers.listAll({ userId: user.id, status: 'deleted', page: 1, size: 200 })

@@ -1,35 +1,9 @@
 import type { ContainerView } from '../containers/view.js';
+import type { McpContainerReply } from './contract.js';
 import type { McpStatus } from './schema.js';
 
-/** A container as the MCP API shows it: the spec's fields plus what a client needs to connect. */
-export interface McpContainerView {
-  container_id: string;
-  name: string;
-  /** The catalogue image's name when one runs this image, else the image reference. */
-  image_name: string;
-  /** The image reference the container runs. */
-  image: string;
-  gpu_count: number;
-  gpu_type: string;
-  status: McpStatus;
-  /** The platform's finer status (starting, error, not_found, …). */
-  platform_status: string;
-  created_at: string;
-  started_at: string | null;
-  stopped_at: string | null;
-  region: string;
-  node_name: string;
-  ssh_server: string;
-  ssh_port: number | null;
-  ports: { name: string; container_port: number; host_port: number }[];
-  /** Price per GPU hour, in yuan. */
-  price: number;
-  total_cost: number;
-  no_gpu: boolean;
-  start_error: string | null;
-  /** While the node pulls the image: 0-100 (platform_status pulling); null otherwise. */
-  pull_progress: number | null;
-}
+/** A container as the MCP API shows it (the shape lives in contract.ts). */
+export type McpContainerView = McpContainerReply;
 
 /** The platform's statuses folded into the five of the MCP dashboard. */
 export function mcpStatus(status: string): McpStatus {

@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import { type AppState, requireAdmin } from '../../framework/auth.js';
 import { parse } from '../../framework/validate.js';
+import type { OutboxListReply } from './contract.js';
 import type { MessagesService } from './service.js';
 
 const outboxQuery = z.object({
@@ -23,7 +24,7 @@ export function outboxAdminRoutes(messages: MessagesService): Router<AppState> {
       channel: q.channel,
       to: q.to || undefined,
     });
-    ctx.body = { ...page, providers: messages.providers() };
+    ctx.body = { ...page, providers: messages.providers() } satisfies OutboxListReply;
   });
   return router;
 }

@@ -1,6 +1,6 @@
 import type { SmsTransport } from './aliyun-sms.js';
 import type { EmailTransport } from './email.js';
-import type { OutboxRepository } from './outbox.js';
+import type { OutboxRepository } from './repository.js';
 
 export type Channel = 'email' | 'sms';
 export type CodePurpose = 'register' | 'verify_email' | 'verify_phone' | 'reset_password';

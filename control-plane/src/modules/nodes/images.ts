@@ -7,6 +7,7 @@ import { agentError } from '../../agents/agent-errors.js';
 import type { AgentPool } from '../../agents/agent-pool.js';
 import { PullProgress } from '../../agents/pull-progress.js';
 import { badRequest, conflict, unavailable } from '../../framework/errors.js';
+import type { NodeImageReply, NodeImagesReply } from './contract.js';
 import type { ImageListing, NodeImageRow, NodeRow, NodesRepository } from './repository.js';
 import type { NodesService } from './service.js';
 
@@ -15,26 +16,8 @@ export interface NodeImageCatalogue {
   catalogueImages(): Promise<{ image: string; versions: { id: number; label: string }[] }[]>;
 }
 
-export interface NodeImageView {
-  image: string;
-  /** Framework versions of the catalogue that run it ("PyTorch 2.4.0"); empty for others. */
-  versions: string[];
-  in_catalogue: boolean;
-  status: 'present' | 'pulling' | 'failed' | 'absent';
-  progress: number;
-  size_bytes: number | null;
-  error: string | null;
-  updated_at: string | null;
-}
-
-export interface NodeImagesView {
-  items: NodeImageView[];
-  total: number;
-  disk_total_bytes: number | null;
-  disk_free_bytes: number | null;
-  /** When the node last said what it holds. */
-  listed_at: string | null;
-}
+export type NodeImageView = NodeImageReply;
+export type NodeImagesView = NodeImagesReply;
 
 /** A pulling row untouched this long, with no pull on the node, was left by a process that died. */
 const STALE_PULL_MS = 60_000;

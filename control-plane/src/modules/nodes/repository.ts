@@ -1,40 +1,26 @@
 import type { Knex } from 'knex';
+import { DBError, raw } from 'objection';
+import {
+  type GpuMetric,
+  GpuSampleModel,
+  type GpuSampleRow,
+  NodeGpuModel,
+  type NodeGpuRow,
+  NodeImageModel,
+  type NodeImageRow,
+  NodeModel,
+  type NodeRow,
+  type UnknownContainer,
+} from './model.js';
 
-export interface NodeRow {
-  id: number;
-  name: string;
-  address: string;
-  token: string;
-  region: string;
-  public_host: string | null;
-  status: 'online' | 'offline' | 'unsafe';
-  last_heartbeat_at: Date | null;
-  host_info: Record<string, unknown> | null;
-  docker_available: boolean;
-  docker_error: string | null;
-  simulated: boolean;
-  gpu_model: string | null;
-  gpu_total: number;
-  port_range_start: number;
-  port_range_end: number;
-  created_at: Date;
-  unknown_containers: UnknownContainer[];
-  reconciled_at: Date | null;
-  image_disk_total_bytes: string | null;
-  image_disk_free_bytes: string | null;
-  images_listed_at: Date | null;
-}
-
-/** An image a node holds (present), is pulling for a warm-up, or failed to pull. */
-export interface NodeImageRow {
-  node_id: number;
-  image: string;
-  status: 'present' | 'pulling' | 'failed';
-  progress: number;
-  size_bytes: string | null;
-  error: string | null;
-  updated_at: Date;
-}
+export type {
+  GpuMetric,
+  GpuSampleRow,
+  NodeGpuRow,
+  NodeImageRow,
+  NodeRow,
+  UnknownContainer,
+} from './model.js';
 
 /** What a node's agent reported (ListImages). */
 export interface ImageListing {
@@ -42,37 +28,6 @@ export interface ImageListing {
   pulling: string[];
   diskTotalBytes: number;
   diskFreeBytes: number;
-}
-
-/** A labelled container on the host that the platform has no live row for. */
-export interface UnknownContainer {
-  container_id: string;
-  docker_id: string;
-  owner_id: string;
-  state: string;
-  image: string;
-}
-
-export interface GpuSampleRow {
-  bucket: Date;
-  gpus: GpuMetric[];
-}
-
-export interface GpuMetric {
-  index: number;
-  utilization_percent: number;
-  memory_used_mib: number;
-  memory_total_mib: number;
-  temperature_c: number;
-  power_draw_w: number;
-}
-
-export interface NodeGpuRow {
-  node_id: number;
-  gpu_index: number;
-  uuid: string;
-  model: string;
-  memory_total_mib: number;
 }
 
 export type NodeFacts = Pick<
@@ -87,42 +42,70 @@ export type NodeFacts = Pick<
   | 'port_range_end'
 > & { status: NodeRow['status'] };
 
+/** What other modules show of a node next to their own rows (a product's market card). */
+export type NodeSummary = Pick<
+  NodeRow,
+  'id' | 'name' | 'status' | 'docker_available' | 'simulated' | 'gpu_total'
+>;
+
+/**
+ * Objection wraps the driver's errors (db-errors' UniqueViolationError…); callers look at
+ * PostgreSQL's own, with its `code` (23505), so the repository hands that one on.
+ */
+function driverError(err: unknown): never {
+  throw err instanceof DBError ? err.nativeError : err;
+}
+
+/** The row of a model as a plain object (not a model instance). */
+const plain = <T>(model: { toJSON(): object }): T => ({ ...model.toJSON() }) as T;
+
+/** Owns nodes, node_gpus, gpu_samples and node_images. */
 export class NodesRepository {
   constructor(private readonly knex: Knex) {}
 
-  list(): Promise<NodeRow[]> {
-    return this.knex<NodeRow>('nodes').orderBy('id');
+  async list(): Promise<NodeRow[]> {
+    const rows = await NodeModel.query(this.knex).orderBy('id');
+    return rows.map((r) => plain<NodeRow>(r));
   }
 
-  findById(id: number, trx?: Knex.Transaction): Promise<NodeRow | undefined> {
-    return (trx ?? this.knex)<NodeRow>('nodes').where({ id }).first();
+  /** The summaries of these nodes, by id (a node that is gone is missing). */
+  async summaries(ids: number[]): Promise<Map<number, NodeSummary>> {
+    if (ids.length === 0) return new Map();
+    const rows = await NodeModel.query(this.knex)
+      .whereIn('id', ids)
+      .select('id', 'name', 'status', 'docker_available', 'simulated', 'gpu_total');
+    return new Map(rows.map((r) => [r.id, plain<NodeSummary>(r)]));
   }
 
-  findByName(name: string): Promise<NodeRow | undefined> {
-    return this.knex<NodeRow>('nodes').where({ name }).first();
+  async findById(id: number, trx?: Knex.Transaction): Promise<NodeRow | undefined> {
+    const row = await NodeModel.query(trx ?? this.knex).findById(id);
+    return row && plain<NodeRow>(row);
+  }
+
+  async findByName(name: string): Promise<NodeRow | undefined> {
+    const row = await NodeModel.query(this.knex).where({ name }).first();
+    return row && plain<NodeRow>(row);
   }
 
   /** Locks the node row: allocations on one node are serialised behind it. */
   async lock(id: number, trx: Knex.Transaction): Promise<NodeRow | undefined> {
-    return trx<NodeRow>('nodes').where({ id }).forUpdate().first();
+    const row = await NodeModel.query(trx).findById(id).forUpdate();
+    return row && plain<NodeRow>(row);
   }
 
   async insert(
     values: Pick<NodeRow, 'name' | 'address' | 'token' | 'region' | 'public_host'> & NodeFacts,
     gpus: Omit<NodeGpuRow, 'node_id'>[],
   ): Promise<NodeRow> {
-    return this.knex.transaction(async (trx) => {
-      const [row] = await trx<NodeRow>('nodes')
-        .insert({
-          ...values,
-          host_info: JSON.stringify(values.host_info) as never,
-          last_heartbeat_at: new Date(),
-        })
-        .returning('*');
-      if (!row) throw new Error('insert returned no row');
-      await this.replaceGpus(row.id, gpus, trx);
-      return row;
-    });
+    return this.knex
+      .transaction(async (trx) => {
+        const row = await NodeModel.query(trx)
+          .insert({ ...values, last_heartbeat_at: new Date() })
+          .returning('*');
+        await this.replaceGpus(row.id, gpus, trx);
+        return plain<NodeRow>(row);
+      })
+      .catch(driverError);
   }
 
   async update(
@@ -131,96 +114,94 @@ export class NodesRepository {
     gpus: Omit<NodeGpuRow, 'node_id'>[],
   ): Promise<void> {
     await this.knex.transaction(async (trx) => {
-      await trx('nodes')
-        .where({ id })
-        .update({
-          ...values,
-          host_info: JSON.stringify(values.host_info),
-          last_heartbeat_at: new Date(),
-          updated_at: new Date(),
-        });
+      await NodeModel.query(trx)
+        .findById(id)
+        .patch({ ...values, last_heartbeat_at: new Date(), updated_at: new Date() });
       await this.replaceGpus(id, gpus, trx);
     });
   }
 
   private async replaceGpus(nodeId: number, gpus: Omit<NodeGpuRow, 'node_id'>[], trx: Knex.Transaction) {
     const keep = gpus.map((g) => g.gpu_index);
-    await trx('node_gpus').where({ node_id: nodeId }).whereNotIn('gpu_index', keep).delete();
+    await NodeGpuModel.query(trx).where({ node_id: nodeId }).whereNotIn('gpu_index', keep).delete();
     for (const gpu of gpus) {
-      await trx('node_gpus')
+      await NodeGpuModel.query(trx)
         .insert({ node_id: nodeId, ...gpu })
         .onConflict(['node_id', 'gpu_index'])
         .merge(['uuid', 'model', 'memory_total_mib']);
     }
   }
 
-  gpus(nodeId: number, trx?: Knex.Transaction): Promise<NodeGpuRow[]> {
-    return (trx ?? this.knex)<NodeGpuRow>('node_gpus').where({ node_id: nodeId }).orderBy('gpu_index');
+  async gpus(nodeId: number, trx?: Knex.Transaction): Promise<NodeGpuRow[]> {
+    const rows = await NodeGpuModel.query(trx ?? this.knex)
+      .where({ node_id: nodeId })
+      .modify('byIndex');
+    return rows.map((r) => plain<NodeGpuRow>(r));
   }
 
   async heartbeat(id: number, dockerAvailable: boolean, at: Date): Promise<void> {
-    await this.knex('nodes')
-      .where({ id })
-      .update({
+    await NodeModel.query(this.knex)
+      .findById(id)
+      .patch({
         last_heartbeat_at: at,
         docker_available: dockerAvailable,
-        status: this.knex.raw("CASE WHEN status = 'unsafe' THEN 'unsafe' ELSE 'online' END"),
+        status: raw("CASE WHEN status = 'unsafe' THEN 'unsafe' ELSE 'online' END"),
       });
   }
 
   /** Marks nodes offline whose last heartbeat is older than `before`; returns their ids. */
   async markStaleOffline(before: Date): Promise<number[]> {
-    const rows = await this.knex('nodes')
-      .where('status', 'online')
-      .andWhere((q) => q.whereNull('last_heartbeat_at').orWhere('last_heartbeat_at', '<', before))
-      .update({ status: 'offline' })
+    const rows = await NodeModel.query(this.knex)
+      .modify('online')
+      .where((q) => q.whereNull('last_heartbeat_at').orWhere('last_heartbeat_at', '<', before))
+      .patch({ status: 'offline' })
       .returning('id');
-    return rows.map((r: { id: number }) => r.id);
+    return rows.map((r) => r.id);
   }
 
   async setStatus(id: number, status: NodeRow['status']): Promise<void> {
-    await this.knex('nodes').where({ id }).update({ status });
+    await NodeModel.query(this.knex).findById(id).patch({ status });
   }
 
   /** Stores a sample in its time bucket; a second writer of the same bucket is ignored. */
   async insertGpuSample(nodeId: number, bucket: Date, gpus: GpuMetric[]): Promise<void> {
-    await this.knex('gpu_samples')
-      .insert({ node_id: nodeId, bucket, gpus: JSON.stringify(gpus) })
+    await GpuSampleModel.query(this.knex)
+      .insert({ node_id: nodeId, bucket, gpus })
       .onConflict(['node_id', 'bucket'])
       .ignore();
   }
 
-  gpuSamples(nodeId: number, since: Date): Promise<GpuSampleRow[]> {
-    return this.knex('gpu_samples')
+  async gpuSamples(nodeId: number, since: Date): Promise<GpuSampleRow[]> {
+    const rows = await GpuSampleModel.query(this.knex)
       .where({ node_id: nodeId })
-      .where('bucket', '>=', since)
-      .orderBy('bucket')
+      .modify('since', since)
       .select('bucket', 'gpus');
+    return rows.map((r) => plain<GpuSampleRow>(r));
   }
 
   async pruneGpuSamples(before: Date): Promise<void> {
-    await this.knex('gpu_samples').where('bucket', '<', before).delete();
+    await GpuSampleModel.query(this.knex).where('bucket', '<', before).delete();
   }
 
   async setUnknownContainers(id: number, unknown: UnknownContainer[], at: Date): Promise<void> {
-    await this.knex('nodes')
-      .where({ id })
-      .update({ unknown_containers: JSON.stringify(unknown), reconciled_at: at });
+    await NodeModel.query(this.knex).findById(id).patch({ unknown_containers: unknown, reconciled_at: at });
   }
 
-  images(nodeId: number): Promise<NodeImageRow[]> {
-    return this.knex<NodeImageRow>('node_images').where({ node_id: nodeId }).orderBy('image');
+  async images(nodeId: number): Promise<NodeImageRow[]> {
+    const rows = await NodeImageModel.query(this.knex).where({ node_id: nodeId }).orderBy('image');
+    return rows.map((r) => plain<NodeImageRow>(r));
   }
 
-  image(nodeId: number, image: string): Promise<NodeImageRow | undefined> {
-    return this.knex<NodeImageRow>('node_images').where({ node_id: nodeId, image }).first();
+  async image(nodeId: number, image: string): Promise<NodeImageRow | undefined> {
+    const row = await NodeImageModel.query(this.knex).where({ node_id: nodeId, image }).first();
+    return row && plain<NodeImageRow>(row);
   }
 
   /** Present images of these nodes, by node. */
   async presentImages(nodeIds: number[]): Promise<Map<number, Set<string>>> {
-    const rows = await this.knex<NodeImageRow>('node_images')
+    const rows = await NodeImageModel.query(this.knex)
       .whereIn('node_id', nodeIds)
-      .where({ status: 'present' })
+      .modify('present')
       .select('node_id', 'image');
     const byNode = new Map<number, Set<string>>();
     for (const row of rows) {
@@ -241,12 +222,13 @@ export class NodesRepository {
     const now = new Date();
     await this.knex.transaction(async (trx) => {
       const listed = listing.images.map((i) => i.tag);
-      await trx('node_images')
-        .where({ node_id: nodeId, status: 'present' })
+      await NodeImageModel.query(trx)
+        .where({ node_id: nodeId })
+        .modify('present')
         .whereNotIn('image', listed)
         .delete();
       for (const image of listing.images) {
-        await trx('node_images')
+        await NodeImageModel.query(trx)
           .insert({
             node_id: nodeId,
             image: image.tag,
@@ -259,14 +241,14 @@ export class NodesRepository {
           .onConflict(['node_id', 'image'])
           .merge(['status', 'progress', 'size_bytes', 'error', 'updated_at']);
       }
-      await trx('node_images')
+      await NodeImageModel.query(trx)
         .where({ node_id: nodeId, status: 'pulling' })
         .whereNotIn('image', [...listed, ...listing.pulling])
         .where('updated_at', '<', staleBefore)
-        .update({ status: 'failed', error: '预热已中断', updated_at: now });
-      await trx('nodes')
-        .where({ id: nodeId })
-        .update({
+        .patch({ status: 'failed', error: '预热已中断', updated_at: now });
+      await NodeModel.query(trx)
+        .findById(nodeId)
+        .patch({
           image_disk_total_bytes: listing.diskTotalBytes || null,
           image_disk_free_bytes: listing.diskFreeBytes || null,
           images_listed_at: now,
@@ -279,13 +261,14 @@ export class NodesRepository {
    * admin, another replica).
    */
   async claimWarmUp(nodeId: number, image: string): Promise<boolean> {
-    const rows = await this.knex('node_images')
+    const row = await NodeImageModel.query(this.knex)
       .insert({ node_id: nodeId, image, status: 'pulling', progress: 0, error: null, updated_at: new Date() })
       .onConflict(['node_id', 'image'])
       .merge(['status', 'progress', 'error', 'updated_at'])
       .where('node_images.status', 'failed')
       .returning('id');
-    return rows.length > 0;
+    // No row returned (kept as it was): Objection hands back the model it was given, id-less.
+    return row.id !== undefined;
   }
 
   async setImageState(
@@ -293,12 +276,12 @@ export class NodesRepository {
     image: string,
     values: Partial<Pick<NodeImageRow, 'status' | 'progress' | 'error'>>,
   ): Promise<void> {
-    await this.knex('node_images')
+    await NodeImageModel.query(this.knex)
       .where({ node_id: nodeId, image })
-      .update({ ...values, updated_at: new Date() });
+      .patch({ ...values, updated_at: new Date() });
   }
 
   async delete(id: number): Promise<void> {
-    await this.knex('nodes').where({ id }).delete();
+    await NodeModel.query(this.knex).deleteById(id);
   }
 }

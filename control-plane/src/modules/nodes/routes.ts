@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import { type AppState, requireAdmin } from '../../framework/auth.js';
 import { idParam, parse } from '../../framework/validate.js';
+import type { NodeListReply } from './contract.js';
 import type { NodeImagesService } from './images.js';
 import { addNodeSchema, metricsQuery, warmImageSchema } from './schema.js';
 import type { NodesService } from './service.js';
@@ -11,7 +12,7 @@ export function nodeAdminRoutes(nodes: NodesService, images: NodeImagesService):
 
   router.get('/', async (ctx) => {
     const items = await nodes.listViews();
-    ctx.body = { items, total: items.length };
+    ctx.body = { items, total: items.length } satisfies NodeListReply;
   });
 
   router.post('/', async (ctx) => {

@@ -2,13 +2,14 @@ import type { ContainerInfo__Output, GpuSample__Output, HostInfo__Output } from 
 import type { Knex } from 'knex';
 import { AgentCallError } from '../../agents/agent-client.js';
 import type { AgentPool } from '../../agents/agent-pool.js';
+import { isUniqueViolation } from '../../framework/db-errors.js';
 import { AppError, conflict, notFound } from '../../framework/errors.js';
-import { isUniqueViolation } from '../users/service.js';
+import type { GpuMetricsReply, NodeReply } from './contract.js';
 import type {
-  GpuMetric,
   NodeFacts,
   NodeGpuRow,
   NodeRow,
+  NodeSummary,
   NodesRepository,
   UnknownContainer,
 } from './repository.js';
@@ -21,37 +22,10 @@ export interface NodeUsage {
   volumeCount?(nodeId: number): Promise<number>;
 }
 
-export interface NodeView {
-  id: number;
-  name: string;
-  address: string;
-  region: string;
-  public_host: string;
-  status: NodeRow['status'];
-  last_heartbeat_at: string | null;
-  hostname: string;
-  cpu_model: string;
-  cpu_cores: number;
-  memory_total_bytes: number;
-  docker_available: boolean;
-  docker_error: string | null;
-  docker_version: string;
-  nvidia_driver_version: string;
-  container_toolkit_version: string;
-  unsafe_reason: string;
-  simulated: boolean;
-  gpu_model: string | null;
-  gpu_total: number;
-  gpu_allocated: number;
-  gpus: { index: number; uuid: string; model: string; memory_total_mib: number; allocated: boolean }[];
-  unknown_containers: UnknownContainer[];
-  reconciled_at: string | null;
-}
+/** A node as the admin console reads it (the shape lives in contract.ts). */
+export type NodeView = NodeReply;
 
-export interface GpuMetrics {
-  gpus: { index: number; model: string }[];
-  samples: { time: string; gpus: GpuMetric[] }[];
-}
+export type GpuMetrics = GpuMetricsReply;
 
 /** Samples are kept per bucket of this size: replicas following one node write each bucket once. */
 export const GPU_SAMPLE_BUCKET_MS = 15_000;
@@ -197,6 +171,11 @@ export class NodesService {
   /** The node; undefined when there is none. */
   find(id: number): Promise<NodeRow | undefined> {
     return this.repo.findById(id);
+  }
+
+  /** What other modules show of these nodes (status, GPUs, name), by id; gone nodes are missing. */
+  summaries(ids: number[]): Promise<Map<number, NodeSummary>> {
+    return this.repo.summaries([...new Set(ids)]);
   }
 
   async listViews(): Promise<NodeView[]> {

@@ -4,37 +4,19 @@ import type { AuthUser } from '../../framework/auth.js';
 import { AppError, badRequest, conflict, notFound, unavailable } from '../../framework/errors.js';
 import type { NodeRow } from '../nodes/repository.js';
 import type { NodesService } from '../nodes/service.js';
+import type { StorageInfoReply, StorageNodeReply, VolumeReply, VolumeSummaryReply } from './contract.js';
 import type { VolumeRow, VolumesRepository, VolumeUse } from './repository.js';
 
 const GB = 1024 ** 3;
-/** The spec's quota: 50 GB per user, all volumes together. */
-export const DEFAULT_STORAGE_QUOTA_BYTES = 50 * GB;
 /** A measurement younger than this is shown as it is (walking a big volume costs the node IO). */
 const FRESH_MS = 10_000;
 
 /** The directory name of a volume on its node: stable across renames. */
 export const agentVolumeName = (id: number) => `v${id}`;
 
-export interface VolumeView {
-  id: number;
-  name: string;
-  path: string;
-  /** Bytes, as last measured on the node. */
-  size: number;
-  node_id: number;
-  agent: { server_hostname: string; name: string; region: string };
-  containers: { id: string; container_id: string; name: string; mount_path: string; pending: boolean }[];
-  created_at: string;
-}
-
-export interface StorageInfo {
-  /** GB (1024³ bytes), two decimals. */
-  used_storage: number;
-  quota_storage: number;
-  used_bytes: number;
-  quota_bytes: number;
-  volumes: VolumeView[];
-}
+/** A volume and the storage page's answer (the shapes live in contract.ts). */
+export type VolumeView = VolumeReply;
+export type StorageInfo = StorageInfoReply;
 
 export interface MountRequest {
   source: string;
@@ -50,9 +32,12 @@ export interface ResolvedMounts {
 
 export interface StorageDeps {
   repo: VolumesRepository;
+  /** Which containers mount these volumes (the containers module's). */
+  uses(volumeIds: number[]): Promise<VolumeUse[]>;
   nodes: NodesService;
   agents: AgentPool;
-  quotaBytes?: number;
+  /** A user's volumes together may hold this much (storage-settings.ts). */
+  quotaBytes: number;
   log: (message: string, err?: unknown) => void;
 }
 
@@ -63,7 +48,7 @@ export class StorageService {
   readonly quotaBytes: number;
 
   constructor(private readonly d: StorageDeps) {
-    this.quotaBytes = d.quotaBytes ?? DEFAULT_STORAGE_QUOTA_BYTES;
+    this.quotaBytes = d.quotaBytes;
   }
 
   /** The user's full volume name: `username-part` (a part that already has the prefix keeps it). */
@@ -88,7 +73,7 @@ export class StorageService {
   }
 
   /** Nodes a new volume can be made on: online, with their region. */
-  async nodes(): Promise<{ id: number; name: string; region: string }[]> {
+  async nodes(): Promise<StorageNodeReply[]> {
     const views = await this.d.nodes.listViews();
     return views
       .filter((n) => n.status === 'online')
@@ -124,7 +109,7 @@ export class StorageService {
   }
 
   private async views(rows: VolumeRow[]): Promise<VolumeView[]> {
-    const uses = await this.d.repo.uses(rows.map((r) => r.id));
+    const uses = await this.d.uses(rows.map((r) => r.id));
     const nodes = new Map((await this.d.nodes.listViews()).map((n) => [n.id, n]));
     return rows.map((r) => {
       const node = nodes.get(r.node_id);
@@ -170,10 +155,7 @@ export class StorageService {
   }
 
   /** The volumes offered in the purchase and mount dialogs (optionally of one node). */
-  async list(
-    user: AuthUser,
-    nodeId?: number,
-  ): Promise<{ id: number; name: string; path: string; node_id: number }[]> {
+  async list(user: AuthUser, nodeId?: number): Promise<VolumeSummaryReply[]> {
     const rows = await this.d.repo.listForUser(user.id);
     return rows
       .filter((r) => nodeId === undefined || r.node_id === nodeId)
@@ -219,7 +201,7 @@ export class StorageService {
 
   async remove(user: AuthUser, id: number): Promise<void> {
     const row = await this.require(user, id);
-    if ((await this.d.repo.uses([id])).length > 0) {
+    if ((await this.d.uses([id])).length > 0) {
       throw conflict('该存储卷已被容器使用，无法删除', 'VOLUME_IN_USE');
     }
     const node = await this.d.nodes.require(row.node_id);
@@ -290,6 +272,6 @@ export class StorageService {
   }
 
   usesOf(volumeIds: number[]): Promise<VolumeUse[]> {
-    return this.d.repo.uses(volumeIds);
+    return this.d.uses(volumeIds);
   }
 }

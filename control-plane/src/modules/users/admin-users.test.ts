@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectServed } from '../../../test/contract.js';
 import { ADMIN, ApiClient, startTestControlPlane } from '../../../test/harness.js';
 import type { RunningControlPlane } from '../../platform.js';
+import { adminUserDetailReply, adminUserListReply } from './contract.js';
 
 let cp: RunningControlPlane;
 let admin: ApiClient;
@@ -33,6 +35,7 @@ describe('admin users', () => {
       '/api/admin/users?page=1&size=10',
     );
     expect(all.body.total).toBe(4);
+    expectServed(adminUserListReply, all.body);
     expect(all.body.items[0]?.username).toBe('yuri');
     const z = await admin.request<{ items: UserRow[]; total: number }>('GET', '/api/admin/users?keyword=Z');
     expect(z.body.items.map((u) => u.username).sort()).toEqual(['zack', 'zoe']);
@@ -64,6 +67,7 @@ describe('admin users', () => {
       containers: [],
       orders: [],
     });
+    expectServed(adminUserDetailReply, res.body);
     expect(JSON.stringify(res.body)).not.toContain('password');
     expect((await admin.request('GET', '/api/admin/users/999999')).status).toBe(404);
   });

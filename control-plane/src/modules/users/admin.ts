@@ -1,18 +1,10 @@
 import type { AuthUser } from '../../framework/auth.js';
 import { conflict } from '../../framework/errors.js';
-import { type AdminUserView, toAdminUserView, type UsersService } from './service.js';
+import type { AdminUserDetailReply, AdminUserListReply, UserContainerSummaryReply } from './contract.js';
+import type { AdminUserView, UsersService } from './service.js';
 
-/** What the admin user view shows of a container (no passwords). */
-export interface UserContainerSummary {
-  container_id: string;
-  name: string;
-  status: string;
-  gpu_type: string;
-  gpu_count: number;
-  node_name: string;
-  billing_type: string;
-  create_time: string;
-}
+/** What the admin user view shows of a container, no passwords (the shape lives in contract.ts). */
+export type UserContainerSummary = UserContainerSummaryReply;
 
 export interface AdminUsersDeps {
   users: UsersService;
@@ -23,23 +15,20 @@ export interface AdminUsersDeps {
   revokeSessions(userId: number): Promise<void>;
 }
 
-export interface AdminUserDetail extends AdminUserView {
-  containers: UserContainerSummary[];
-  orders: unknown[];
-}
+export type AdminUserDetail = AdminUserDetailReply;
 
 /** The admin users screen: search, view, disable / enable, grant / revoke admin. */
 export class AdminUsersService {
   constructor(private readonly d: AdminUsersDeps) {}
 
-  list(filter: { page: number; size: number; keyword?: string | undefined }) {
+  list(filter: { page: number; size: number; keyword?: string | undefined }): Promise<AdminUserListReply> {
     return this.d.users.search(filter);
   }
 
   async detail(id: number): Promise<AdminUserDetail> {
     const user = await this.d.users.require(id);
     return {
-      ...toAdminUserView(user),
+      ...(await this.d.users.adminView(user)),
       containers: await this.d.containersOf(user.id),
       orders: (await this.d.ordersOf?.(user.id)) ?? [],
     };
@@ -51,12 +40,12 @@ export class AdminUsersService {
     await this.d.users.require(id);
     const user = await this.d.users.setDisabled(id, disabled);
     if (disabled) await this.d.revokeSessions(id);
-    return toAdminUserView(user);
+    return this.d.users.adminView(user);
   }
 
   async setAdmin(actor: AuthUser, id: number, isAdmin: boolean): Promise<AdminUserView> {
     if (actor.id === id && !isAdmin) throw conflict('不能撤销自己的管理员权限', 'SELF_REVOKE');
     await this.d.users.require(id);
-    return toAdminUserView(await this.d.users.setAdmin(id, isAdmin));
+    return this.d.users.adminView(await this.d.users.setAdmin(id, isAdmin));
   }
 }

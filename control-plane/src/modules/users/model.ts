@@ -1,7 +1,47 @@
-import { Model } from 'objection';
+import { Model, type Modifiers, type QueryBuilder } from 'objection';
 
+const nullable = (type: string) => ({ type: [type, 'null'] });
+
+/** `%fragment%` for ILIKE, the fragment's own % _ \ taken literally. */
+const containing = (fragment: string) => `%${fragment.replace(/[%_\\]/g, '\\$&')}%`;
+
+/** A user: the identity, how to sign in and be reached. The money is billing's (billing_accounts). */
 export class UserModel extends Model {
   static override tableName = 'users';
+  /** `first()` adds LIMIT 1, as knex's does. */
+  static override useLimitInFirst = true;
+
+  // Timestamps (last_login_at, disabled_at, created_at, updated_at) are written as Date objects,
+  // which JSON Schema cannot describe: they stay out of `properties`.
+  static override jsonSchema = {
+    type: 'object',
+    required: ['username', 'password_hash'],
+    properties: {
+      id: { type: 'integer' },
+      username: { type: 'string' },
+      password_hash: { type: 'string' },
+      email: nullable('string'),
+      phone: nullable('string'),
+      nickname: nullable('string'),
+      ssh_key: nullable('string'),
+      is_admin: { type: 'boolean' },
+      disabled: { type: 'boolean' },
+      is_phone_verified: { type: 'boolean' },
+      is_email_verified: { type: 'boolean' },
+      wechat_openid: nullable('string'),
+      wechat_nickname: nullable('string'),
+    },
+  };
+
+  static override modifiers: Modifiers<QueryBuilder<UserModel>> = {
+    /** Users with `fragment` (case-insensitive, taken literally) in any of these columns. */
+    containing(query, fragment: string, columns: string[]) {
+      const like = containing(fragment);
+      query.where((w) => {
+        for (const column of columns) w.orWhereILike(`users.${column}`, like);
+      });
+    },
+  };
 
   id!: number;
   username!: string;
@@ -16,7 +56,6 @@ export class UserModel extends Model {
   is_email_verified!: boolean;
   wechat_openid!: string | null;
   wechat_nickname!: string | null;
-  balance_fen!: number;
   last_login_at!: Date | null;
   disabled_at!: Date | null;
   created_at!: Date;
@@ -38,7 +77,6 @@ export type User = Pick<
   | 'is_email_verified'
   | 'wechat_openid'
   | 'wechat_nickname'
-  | 'balance_fen'
   | 'last_login_at'
   | 'disabled_at'
   | 'created_at'

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectServed } from '../../../test/contract.js';
 import { ApiClient, outboxCode, startTestControlPlane } from '../../../test/harness.js';
 import type { RunningControlPlane } from '../../platform.js';
+import { profileReply } from './contract.js';
 import { authorizedKeys } from './service.js';
 
 let cp: RunningControlPlane;
@@ -27,6 +29,7 @@ describe('profile', () => {
   it('verifies a phone by SMS code; modify (reset-phone) returns it to unverified', async () => {
     const api = new ApiClient(cp.url);
     await api.register('pia');
+    expectServed(profileReply, (await api.request('GET', '/api/user/info')).body);
     const bad = await api.request<Answer>('POST', '/api/user/send-phone-code', { phone: '12345678901' });
     expect(bad.body.detail).toBe('请输入正确的手机号');
     expect((await api.request('POST', '/api/user/send-phone-code', { phone: '15012345678' })).status).toBe(

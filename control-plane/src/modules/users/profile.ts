@@ -1,6 +1,6 @@
 import type { AuthUser } from '../../framework/auth.js';
 import type { VerificationService } from '../verification/service.js';
-import { type Profile, toProfile, type UsersService } from './service.js';
+import type { Profile, UsersService } from './service.js';
 import { normaliseSshKeys } from './ssh-keys.js';
 
 /** The profile screen's use cases: phone and e-mail verification, SSH keys. */
@@ -11,7 +11,7 @@ export class ProfileService {
   ) {}
 
   async info(actor: AuthUser): Promise<Profile> {
-    return toProfile(await this.users.require(actor.id));
+    return this.users.profile(await this.users.require(actor.id));
   }
 
   sendPhoneCode(actor: AuthUser, phone: string, ip: string) {
@@ -26,11 +26,11 @@ export class ProfileService {
 
   async verifyPhone(actor: AuthUser, phone: string, code: string): Promise<Profile> {
     await this.verification.consume({ purpose: 'verify_phone', userId: actor.id, target: phone, code });
-    return toProfile(await this.users.setPhoneVerified(actor.id, phone));
+    return this.users.profile(await this.users.setPhoneVerified(actor.id, phone));
   }
 
   async resetPhone(actor: AuthUser): Promise<Profile> {
-    return toProfile(await this.users.resetPhone(actor.id));
+    return this.users.profile(await this.users.resetPhone(actor.id));
   }
 
   sendEmailCode(actor: AuthUser, email: string, ip: string) {
@@ -46,10 +46,10 @@ export class ProfileService {
   /** The code names the address: the one it was sent to becomes the verified e-mail. */
   async verifyEmail(actor: AuthUser, code: string): Promise<Profile> {
     const row = await this.verification.consume({ purpose: 'verify_email', userId: actor.id, code });
-    return toProfile(await this.users.setEmailVerified(actor.id, row.target));
+    return this.users.profile(await this.users.setEmailVerified(actor.id, row.target));
   }
 
   async setSshKey(actor: AuthUser, text: string): Promise<Profile> {
-    return toProfile(await this.users.setSshKey(actor.id, normaliseSshKeys(text)));
+    return this.users.profile(await this.users.setSshKey(actor.id, normaliseSshKeys(text)));
   }
 }

@@ -1,8 +1,18 @@
 import type { Knex } from 'knex';
+import { DBError } from 'objection';
 import { type User, UserModel } from './model.js';
 
 function plain(model: UserModel): User {
   return { ...model.toJSON() } as User;
+}
+
+/**
+ * Objection wraps the driver's errors (db-errors' UniqueViolationError…); the service looks at
+ * PostgreSQL's own, with its `code` (23505: a username or WeChat identity taken), so the
+ * repository hands that one on.
+ */
+function driverError(err: unknown): never {
+  throw err instanceof DBError ? err.nativeError : err;
 }
 
 export type UserPatch = Partial<
@@ -62,7 +72,8 @@ export class UsersRepository {
   async insert(values: NewUser, trx?: Knex.Transaction): Promise<User> {
     const row = await UserModel.query(trx ?? this.knex)
       .insert(values)
-      .returning('*');
+      .returning('*')
+      .catch(driverError);
     return plain(row);
   }
 
@@ -79,8 +90,28 @@ export class UsersRepository {
       .patch({ ...values, updated_at: new Date() })
       .where('id', id)
       .returning('*')
-      .first();
+      .first()
+      .catch(driverError);
     return row ? plain(row) : undefined;
+  }
+
+  async usernames(ids: number[]): Promise<Map<number, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await UserModel.query(this.knex)
+      .whereIn('id', [...new Set(ids)])
+      .select('id', 'username');
+    return new Map(rows.map((r) => [r.id, r.username]));
+  }
+
+  async idsMatching(fragment: string): Promise<number[]> {
+    const rows = await UserModel.query(this.knex).modify('containing', fragment, ['username']).select('id');
+    return rows.map((r) => r.id);
+  }
+
+  async byUsernames(usernames: string[]): Promise<{ id: number; username: string }[]> {
+    if (usernames.length === 0) return [];
+    const rows = await UserModel.query(this.knex).whereIn('username', usernames).select('id', 'username');
+    return rows.map((r) => ({ id: r.id, username: r.username }));
   }
 
   /** Admin search over username, nickname, e-mail and phone, newest first. */
@@ -90,16 +121,7 @@ export class UsersRepository {
     limit: number;
   }): Promise<{ items: User[]; total: number }> {
     const q = UserModel.query(this.knex);
-    if (filter.keyword) {
-      const like = `%${filter.keyword.replace(/[%_\\]/g, '\\$&')}%`;
-      q.where((w) =>
-        w
-          .whereILike('username', like)
-          .orWhereILike('nickname', like)
-          .orWhereILike('email', like)
-          .orWhereILike('phone', like),
-      );
-    }
+    if (filter.keyword) q.modify('containing', filter.keyword, ['username', 'nickname', 'email', 'phone']);
     const [rows, total] = await Promise.all([
       q.clone().orderBy('id', 'desc').offset(filter.offset).limit(filter.limit),
       q.clone().resultSize(),

@@ -1,26 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
+import { isUniqueViolation } from '../../framework/db-errors.js';
 import { conflict, notFound } from '../../framework/errors.js';
+import type { AdminUserReply, ProfileReply } from './contract.js';
 import type { User } from './model.js';
 import { hashPassword } from './passwords.js';
 import type { NewUser, UserPatch, UsersRepository } from './repository.js';
 
-export interface Profile {
-  id: number;
-  username: string;
-  nickname: string | null;
-  email: string | null;
-  phone: string | null;
-  ssh_key: string | null;
-  is_admin: boolean;
-  is_phone_verified: boolean;
-  is_email_verified: boolean;
-  is_wechat_bound: boolean;
-  wechat_nickname: string | null;
-  balance: number;
+/** The profile and the admin's view of a user (the shapes live in contract.ts). */
+export type Profile = ProfileReply;
+
+/** The balance is billing's (billing_accounts): the profile shows it, read through this. */
+export interface Balances {
+  /** Fen per user id, zero for a user billing has no row for. */
+  balancesFen(userIds: number[]): Promise<Map<number, number>>;
 }
 
-export function toProfile(user: User): Profile {
+export function toProfile(user: User, balanceFen: number): Profile {
   return {
     id: user.id,
     username: user.username,
@@ -33,19 +29,15 @@ export function toProfile(user: User): Profile {
     is_email_verified: user.is_email_verified,
     is_wechat_bound: user.wechat_openid !== null,
     wechat_nickname: user.wechat_nickname,
-    balance: user.balance_fen / 100,
+    balance: balanceFen / 100,
   };
 }
 
-export interface AdminUserView extends Profile {
-  disabled: boolean;
-  created_at: string;
-  last_login_at: string | null;
-}
+export type AdminUserView = AdminUserReply;
 
-export function toAdminUserView(user: User): AdminUserView {
+export function toAdminUserView(user: User, balanceFen: number): AdminUserView {
   return {
-    ...toProfile(user),
+    ...toProfile(user, balanceFen),
     disabled: user.disabled,
     created_at: user.created_at.toISOString(),
     last_login_at: user.last_login_at ? user.last_login_at.toISOString() : null,
@@ -62,20 +54,55 @@ export function authorizedKeys(user: Pick<User, 'ssh_key'>): string[] {
 
 export interface UserHooks {
   /** Runs inside the transaction creating a user (billing books the new user's trial credit). */
-  created?(user: User, trx: Knex.Transaction): Promise<void>;
+  created(user: User, trx: Knex.Transaction): Promise<void>;
 }
 
 export class UsersService {
   constructor(
     private readonly repo: UsersRepository,
-    private readonly hooks: UserHooks = {},
+    private readonly d: { hooks: UserHooks; balances: Balances },
   ) {}
+
+  // ------------------------------------------------------------------ views with the balance
+
+  async profile(user: User): Promise<Profile> {
+    const balances = await this.d.balances.balancesFen([user.id]);
+    return toProfile(user, balances.get(user.id) ?? 0);
+  }
+
+  async adminView(user: User): Promise<AdminUserView> {
+    const balances = await this.d.balances.balancesFen([user.id]);
+    return toAdminUserView(user, balances.get(user.id) ?? 0);
+  }
+
+  // ------------------------------------------------------------------ for other modules
+
+  /** The usernames of these users (listings of other modules name the owner). */
+  usernames(userIds: number[]): Promise<Map<number, string>> {
+    return this.repo.usernames(userIds);
+  }
+
+  /** The ids of users whose username contains `fragment` (case-insensitive): admin filters. */
+  idsMatching(fragment: string): Promise<number[]> {
+    return this.repo.idsMatching(fragment);
+  }
+
+  /** The users with exactly these usernames (those not found are left out). */
+  byUsernames(usernames: string[]): Promise<{ id: number; username: string }[]> {
+    return this.repo.byUsernames(usernames);
+  }
+
+  /** Where a notice reaches the user: the e-mail, and the phone once verified. */
+  async contact(userId: number): Promise<{ email: string | null; phone: string | null } | undefined> {
+    const user = await this.repo.findById(userId);
+    return user ? { email: user.email, phone: user.is_phone_verified ? user.phone : null } : undefined;
+  }
 
   /** A new (non-admin) user, with the hooks run in the same transaction (the trial credit). */
   private insertNew(values: NewUser): Promise<User> {
     return this.repo.transaction(async (trx) => {
       const user = await this.repo.insert(values, trx);
-      await this.hooks.created?.(user, trx);
+      await this.d.hooks.created(user, trx);
       return user;
     });
   }
@@ -198,7 +225,8 @@ export class UsersService {
       offset: (filter.page - 1) * filter.size,
       limit: filter.size,
     });
-    return { items: items.map(toAdminUserView), total };
+    const balances = await this.d.balances.balancesFen(items.map((u) => u.id));
+    return { items: items.map((u) => toAdminUserView(u, balances.get(u.id) ?? 0)), total };
   }
 
   async require(userId: number): Promise<User> {
@@ -233,10 +261,4 @@ export class UsersService {
     });
     return password ? {} : { generatedPassword: chosen };
   }
-}
-
-export function isUniqueViolation(err: unknown): boolean {
-  return (
-    typeof err === 'object' && err !== null && 'code' in err && (err as { code: unknown }).code === '23505'
-  );
 }

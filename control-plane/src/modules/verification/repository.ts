@@ -1,24 +1,24 @@
 import type { Knex } from 'knex';
-import type { Channel, CodePurpose } from '../messages/service.js';
+import type { CodePurpose } from '../messages/service.js';
+import { type CodeLookup, VerificationCodeModel } from './model.js';
 
-export interface CodeRow {
-  id: number;
-  purpose: CodePurpose;
-  channel: Channel;
-  target: string;
-  user_id: number | null;
-  code_hash: string;
-  attempts: number;
-  created_at: Date;
-  expires_at: Date;
-  consumed_at: Date | null;
-}
+export type { CodeLookup } from './model.js';
 
-export interface CodeLookup {
-  purpose: CodePurpose;
-  target?: string | undefined;
-  userId?: number | undefined;
-}
+export type CodeRow = Pick<
+  VerificationCodeModel,
+  | 'id'
+  | 'purpose'
+  | 'channel'
+  | 'target'
+  | 'user_id'
+  | 'code_hash'
+  | 'attempts'
+  | 'created_at'
+  | 'expires_at'
+  | 'consumed_at'
+>;
+
+const plain = (model: VerificationCodeModel): CodeRow => ({ ...model.toJSON() }) as CodeRow;
 
 /** Owns verification_codes. */
 export class VerificationRepository {
@@ -40,48 +40,50 @@ export class VerificationRepository {
     target: string,
     trx?: Knex.Transaction,
   ): Promise<Date | undefined> {
-    const row = await (trx ?? this.knex)('verification_codes')
+    const row = await VerificationCodeModel.query(trx ?? this.knex)
       .where({ purpose, target })
-      .orderBy('created_at', 'desc')
-      .first<{ created_at: Date } | undefined>('created_at');
+      .modify('newestFirst')
+      .select('created_at')
+      .first();
     return row?.created_at;
   }
 
   /** Retires every open code of the lookup: only the newest code is ever valid. */
   async retireOpen(lookup: CodeLookup, now: Date, trx: Knex.Transaction): Promise<void> {
-    await this.open(trx, lookup).update({ consumed_at: now });
+    await VerificationCodeModel.query(trx).modify('open', lookup).patch({ consumed_at: now });
   }
 
-  async insert(row: Omit<CodeRow, 'id' | 'attempts' | 'created_at' | 'consumed_at'>, trx: Knex.Transaction) {
-    const [inserted] = await trx('verification_codes').insert(row).returning<{ id: number }[]>('id');
-    return inserted?.id as number;
+  async insert(
+    row: Omit<CodeRow, 'id' | 'attempts' | 'created_at' | 'consumed_at'>,
+    trx: Knex.Transaction,
+  ): Promise<number> {
+    const inserted = await VerificationCodeModel.query(trx).insert(row).returning('id');
+    return inserted.id;
   }
 
   async delete(id: number): Promise<void> {
-    await this.knex('verification_codes').where({ id }).delete();
+    await VerificationCodeModel.query(this.knex).deleteById(id);
   }
 
   async latestOpen(lookup: CodeLookup): Promise<CodeRow | undefined> {
-    return this.open(this.knex, lookup).orderBy('created_at', 'desc').orderBy('id', 'desc').first<CodeRow>();
+    const row = await VerificationCodeModel.query(this.knex)
+      .modify('open', lookup)
+      .modify('newestFirst')
+      .orderBy('id', 'desc')
+      .first();
+    return row ? plain(row) : undefined;
   }
 
   async addAttempt(id: number): Promise<void> {
-    await this.knex('verification_codes').where({ id }).increment('attempts', 1);
+    await VerificationCodeModel.query(this.knex).findById(id).increment('attempts', 1);
   }
 
   /** Marks the code used; false when another request used it first. */
   async consume(id: number, now: Date): Promise<boolean> {
-    const count = await this.knex('verification_codes')
-      .where({ id })
+    const count = await VerificationCodeModel.query(this.knex)
+      .findById(id)
       .whereNull('consumed_at')
-      .update({ consumed_at: now });
+      .patch({ consumed_at: now });
     return count === 1;
-  }
-
-  private open(k: Knex | Knex.Transaction, lookup: CodeLookup) {
-    const q = k('verification_codes').where({ purpose: lookup.purpose }).whereNull('consumed_at');
-    if (lookup.target !== undefined) q.where({ target: lookup.target });
-    if (lookup.userId !== undefined) q.where({ user_id: lookup.userId });
-    return q;
   }
 }

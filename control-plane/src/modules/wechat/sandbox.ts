@@ -1,42 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Knex } from 'knex';
 import { WechatCodeUsedError, type WechatIdentity, type WechatIdentityProvider } from './provider.js';
+import type { WechatSandboxRepository } from './repository.js';
+
+// The repository moved to repository.ts; kept importable from here.
+export { WechatSandboxRepository } from './repository.js';
 
 const CODE_TTL_MS = 5 * 60_000;
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
-
-/** Owns wechat_sandbox_codes. */
-export class WechatSandboxRepository {
-  constructor(private readonly knex: Knex) {}
-
-  async insert(row: {
-    code_hash: string;
-    openid: string;
-    nickname: string;
-    expires_at: Date;
-  }): Promise<void> {
-    await this.knex('wechat_sandbox_codes').insert(row);
-  }
-
-  /** Uses the code once; undefined when it is unknown, expired or used (see `isUsed`). */
-  async use(codeHash: string, now: Date): Promise<{ openid: string; nickname: string } | undefined> {
-    const [row] = await this.knex('wechat_sandbox_codes')
-      .where({ code_hash: codeHash })
-      .whereNull('used_at')
-      .where('expires_at', '>', now)
-      .update({ used_at: now })
-      .returning<{ openid: string; nickname: string }[]>(['openid', 'nickname']);
-    return row;
-  }
-
-  async isUsed(codeHash: string): Promise<boolean> {
-    const row = await this.knex('wechat_sandbox_codes')
-      .where({ code_hash: codeHash })
-      .whereNotNull('used_at')
-      .first('code_hash');
-    return row !== undefined;
-  }
-}
 
 /**
  * WeChat's part without credentials: the console's /wechat-sandbox page plays the QR scan. The

@@ -10,6 +10,7 @@ import {
 import type { LoginResult } from '../auth/service.js';
 import type { User } from '../users/model.js';
 import type { UsersService } from '../users/service.js';
+import type { WechatAuthorizeReply, WechatCallbackReply } from './contract.js';
 import { WechatCodeUsedError, type WechatIdentity, type WechatIdentityProvider } from './provider.js';
 import { SandboxWechatProvider } from './sandbox.js';
 import type { WechatPurpose, WechatStateSigner } from './state.js';
@@ -19,9 +20,7 @@ export const MSG_WECHAT_CODE_USED = '微信授权已过期，请重新扫码登�
 /** The console route WeChat sends the browser back to. */
 export const CALLBACK_PATH = '/wechat-callback';
 
-export type WechatCallbackResult =
-  | ({ purpose: 'login'; created: boolean } & LoginResult)
-  | { purpose: 'bind'; wechat_nickname: string };
+export type WechatCallbackResult = WechatCallbackReply;
 
 export interface WechatDeps {
   provider: WechatIdentityProvider;
@@ -40,7 +39,7 @@ export class WechatService {
     return this.d.provider.kind === 'sandbox';
   }
 
-  authorizeUrl(purpose: WechatPurpose, requestOrigin: string, actor?: AuthUser) {
+  authorizeUrl(purpose: WechatPurpose, requestOrigin: string, actor?: AuthUser): WechatAuthorizeReply {
     if (this.d.provider.kind === 'disabled') throw unavailable('微信登录未开通', 'WECHAT_DISABLED');
     const origin = (this.d.publicUrl ?? requestOrigin).replace(/\/$/, '');
     const state = this.d.signer.sign({ purpose, userId: actor?.id ?? null });

@@ -1,9 +1,10 @@
+import type { GpuMetrics } from '@gpucloud/control-plane/api';
 import { LineChart } from 'echarts/charts';
 import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
 import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
 import { useEffect, useRef } from 'react';
-import { type GpuMetricKind, type GpuMetrics, gpuSeries } from './gpu-metrics';
+import { type GpuMetricKind, gpuSeries } from './gpu-metrics';
 
 echarts.use([LineChart, GridComponent, LegendComponent, TooltipComponent, CanvasRenderer]);
 

@@ -1,17 +1,7 @@
-/** GET /api/admin/nodes/{id}/metrics and GET /api/containers/{id}/metrics. */
-export interface GpuMetricPoint {
-  index: number;
-  utilization_percent: number;
-  memory_used_mib: number;
-  memory_total_mib: number;
-  temperature_c: number;
-  power_draw_w: number;
-}
+import type { GpuMetrics } from '@gpucloud/control-plane/api';
 
-export interface GpuMetrics {
-  gpus: { index: number; model: string }[];
-  samples: { time: string; gpus: GpuMetricPoint[] }[];
-}
+// The samples are the control plane's `GpuMetrics` (GET /api/admin/nodes/{id}/metrics and
+// GET /api/containers/{id}/metrics).
 
 export type GpuMetricKind = 'utilization' | 'memory';
 

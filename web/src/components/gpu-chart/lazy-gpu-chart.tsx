@@ -1,6 +1,7 @@
+import type { GpuMetrics } from '@gpucloud/control-plane/api';
 import { Empty, Skeleton } from 'antd';
 import { lazy, Suspense } from 'react';
-import type { GpuMetricKind, GpuMetrics } from './gpu-metrics';
+import type { GpuMetricKind } from './gpu-metrics';
 
 const GpuChart = lazy(() => import('./gpu-chart'));
 

@@ -1,35 +1,5 @@
-export interface AdminUser {
-  id: number;
-  username: string;
-  nickname: string | null;
-  email: string | null;
-  phone: string | null;
-  is_admin: boolean;
-  disabled: boolean;
-  is_phone_verified: boolean;
-  is_email_verified: boolean;
-  is_wechat_bound: boolean;
-  wechat_nickname: string | null;
-  balance: number;
-  created_at: string;
-  last_login_at: string | null;
-}
-
-export interface UserContainerSummary {
-  container_id: string;
-  name: string;
-  status: string;
-  gpu_type: string;
-  gpu_count: number;
-  node_name: string;
-  billing_type: string;
-  create_time: string;
-}
-
-export interface AdminUserDetail extends AdminUser {
-  containers: UserContainerSummary[];
-  orders: unknown[];
-}
+// The users themselves are the control plane's `AdminUser` / `AdminUserDetail`
+// (@gpucloud/control-plane/api); what the list page keeps of its own is here.
 
 export interface UserListQuery {
   page: number;

@@ -1,11 +1,4 @@
-export interface ApiKey {
-  id: number;
-  name: string;
-  /** Masked by the server (first 6 and last 4 characters), except right after creation. */
-  key: string;
-  created_at: string;
-  last_used_at: string | null;
-}
+// A key itself is the control plane's `ApiKey` (@gpucloud/control-plane/api).
 
 export const MAX_API_KEYS = 5;
 /** How long a revealed key stays visible (spec §9). */

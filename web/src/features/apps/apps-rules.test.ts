@@ -1,5 +1,7 @@
+import type { AppImage } from '@gpucloud/control-plane/api';
 import { describe, expect, it } from 'vitest';
 import {
+  type DeployableImage,
   deployChoice,
   marketPathFor,
   PENDING_DEPLOY_KEY,
@@ -8,7 +10,6 @@ import {
 } from '../../lib/pending-deploy';
 import { imageQueryParams } from './categories';
 import { buildDeployPayload, checkEnv, checkEnvKey, filledEnv } from './deploy';
-import type { AppImage } from './types';
 
 const image: AppImage = {
   id: 4,
@@ -17,6 +18,7 @@ const image: AppImage = {
   description: 'PyTorch',
   category: 'pytorch',
   created_at: '2025-03-01T08:00:00Z',
+  framework_version_id: 7,
   framework: { id: 2, name: 'PyTorch', version: { id: 7, name: '2.5.1-cuda12.4', cuda_version: '12.4' } },
 };
 
@@ -26,7 +28,10 @@ describe('the pending deploy choice', () => {
   });
 
   it('falls back to names when the image carries no ids', () => {
-    const named: AppImage = { ...image, framework: { name: 'PyTorch', version: { name: '2.5.1' } } };
+    const named: DeployableImage = {
+      name: image.name,
+      framework: { name: 'PyTorch', version: { name: '2.5.1' } },
+    };
     expect(marketPathFor(deployChoice(named))).toBe(
       '/market?framework=PyTorch&version=2.5.1&imageType=public',
     );

@@ -1,4 +1,5 @@
-import type { DeployGpuType, DeployPayload, EnvEntry } from './types';
+import type { DeployPayload } from '@gpucloud/control-plane/api';
+import type { DeployGpuType, EnvEntry } from './types';
 
 export const DEPLOY_GPU_TYPES: readonly { value: DeployGpuType; label: string }[] = [
   { value: 'rtx4090', label: 'RTX 4090' },

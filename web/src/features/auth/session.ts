@@ -1,5 +1,5 @@
+import type { AuthAnswer } from '@gpucloud/control-plane/api';
 import { type SessionUser, safeRedirectPath, setSession, takeStoredRedirect } from '../../lib/auth';
-import type { AuthAnswer } from './api/types';
 
 export function sessionUserFrom(answer: AuthAnswer): SessionUser {
   return { username: answer.username, nickname: answer.nickname ?? '', isAdmin: answer.is_admin === true };

@@ -1,4 +1,4 @@
-import type { WechatAuthorize } from './api/wechat';
+import type { WechatAuthorize } from '@gpucloud/control-plane/api';
 
 const STATE_KEY = 'wechatOAuth';
 

@@ -7,24 +7,25 @@ const container = {
   ssh_port: 10001,
   password: 's3cret',
   frame_ports: { '22': 10001, '8888': 10002 },
+  jupyter: '',
 };
 
 describe('connection details', () => {
   it('builds the SSH address and command', () => {
     expect(sshAddress(container)).toBe('gpu1.example.com:10001');
     expect(sshCommand(container)).toBe('ssh -p 10001 root@gpu1.example.com');
-    expect(sshCommand({ ssh_server: null, ssh_port: null })).toBeNull();
+    expect(sshCommand({ ssh_server: '', ssh_port: null })).toBeNull();
   });
 
   it('copies the command and the password', () => {
     expect(connectionInfo(container)).toBe('ssh -p 10001 root@gpu1.example.com\n密码：s3cret');
-    expect(connectionInfo({ ...container, password: null })).toBe('ssh -p 10001 root@gpu1.example.com');
+    expect(connectionInfo({ ...container, password: '' })).toBe('ssh -p 10001 root@gpu1.example.com');
   });
 
   it('derives Jupyter from the host port of container port 8888', () => {
     expect(jupyterUrl(container)).toBe('http://gpu1.example.com:10002');
     expect(jupyterUrl({ ...container, frame_ports: { '22': 10001 } })).toBeNull();
-    expect(jupyterUrl({ ...container, frame_ports: null })).toBeNull();
+    expect(jupyterUrl({ ...container, frame_ports: {} })).toBeNull();
     // The node found no Jupyter in the image: no dead link.
     expect(jupyterUrl({ ...container, jupyter: 'absent' })).toBeNull();
     expect(jupyterUrl({ ...container, jupyter: 'running' })).toBe('http://gpu1.example.com:10002');

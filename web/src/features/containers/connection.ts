@@ -1,4 +1,4 @@
-import type { Container } from './types';
+import type { Container } from '@gpucloud/control-plane/api';
 
 export const JUPYTER_CONTAINER_PORT = '8888';
 

@@ -38,7 +38,7 @@ describe('custom ports of an existing container', () => {
     expect(frameworkPortsOf({ frame_ports: { '22': 10001, '8888': 10002 } }).sort()).toEqual([
       10001, 10002, 22, 8888,
     ]);
-    expect(frameworkPortsOf({ frame_ports: null })).toEqual([]);
+    expect(frameworkPortsOf({ frame_ports: {} })).toEqual([]);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { Container } from './types';
+import type { Container } from '@gpucloud/control-plane/api';
 
 /** Custom ports of an existing container (spec §5 "Existing container port dialog"). */
 export const EXISTING_PORT_MIN = 10000;

@@ -1,7 +1,50 @@
-import type { Container } from './types';
+import type { Container } from '@gpucloud/control-plane/api';
+
+/**
+ * A container as GET /api/containers answers it, for tests: every field the control plane sends,
+ * with neutral values (nothing shown beyond what `overrides` set).
+ */
+export function aContainer(overrides: Partial<Container> = {}): Container {
+  return {
+    container_id: 'c-1',
+    name: 'box',
+    username: '',
+    status: 'running',
+    image_name: 'pytorch:2.1-cuda12.1',
+    create_time: '2025-03-01T08:00:00Z',
+    start_time: null,
+    end_time: null,
+    stopped_time: null,
+    billing_type: 'hourly',
+    price: 0,
+    total_cost: 0,
+    gpu_count: 1,
+    gpu_type: '',
+    gpu_indices: [],
+    region: '',
+    node_id: 1,
+    node_name: '',
+    node_status: 'online',
+    simulated: false,
+    ssh_server: '',
+    ssh_port: null,
+    password: '',
+    frame_ports: {},
+    custom_ports: [],
+    ports: [],
+    mounts: [],
+    start_error: null,
+    jupyter: '',
+    pull_progress: null,
+    no_gpu: false,
+    no_gpu_price: 0,
+    pending_mounts: null,
+    ...overrides,
+  };
+}
 
 /** Containers as GET /api/containers answers them, for component tests. */
-export const runningContainer: Container = {
+export const runningContainer: Container = aContainer({
   container_id: 'c-run',
   name: 'train-box',
   status: 'running',
@@ -20,7 +63,7 @@ export const runningContainer: Container = {
   mounts: [],
   pending_mounts: null,
   no_gpu: false,
-};
+});
 
 export const stoppedContainer: Container = {
   ...runningContainer,

@@ -1,17 +1,4 @@
-export type CouponStatus = 'unused' | 'used' | 'expired';
-
-export interface Coupon {
-  id: number;
-  name: string;
-  amount: number;
-  minAmount: number;
-  expireDate: string;
-  status: CouponStatus;
-  selected: boolean;
-  used_at: string | null;
-  used_for: string | null;
-  username?: string;
-}
+import type { CouponStatus } from '@gpucloud/control-plane/api';
 
 /** 未使用, 已使用, 已过期 (spec §4). */
 export const COUPON_STATUS: Record<CouponStatus, { label: string; color: string }> = {

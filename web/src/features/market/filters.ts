@@ -1,5 +1,6 @@
+import type { BillingType } from '@gpucloud/control-plane/api';
 import type { QueryParams } from '../../lib/api-client';
-import { type BillingType, DEFAULT_BILLING_TYPE } from '../../lib/billing-types';
+import { DEFAULT_BILLING_TYPE } from '../../lib/billing-types';
 
 /** The GPU-type sentinel meaning "all types". */
 export const ALL_GPU_TYPES = '全选';

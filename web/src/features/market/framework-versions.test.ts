@@ -1,11 +1,22 @@
+import type { FrameworkVersion } from '@gpucloud/control-plane/api';
 import { describe, expect, it } from 'vitest';
 import { findPreset, frameworkPortNumbers, versionsForServer } from './framework-versions';
-import type { FrameworkVersion } from './types';
+
+const version = (
+  v: Pick<FrameworkVersion, 'id' | 'version' | 'system_type'> & Partial<FrameworkVersion>,
+) => ({
+  framework_id: 1,
+  image: 'pytorch/pytorch',
+  cuda_version: '',
+  ports: {},
+  mounts: [],
+  ...v,
+});
 
 const versions: FrameworkVersion[] = [
-  { id: 1, version: '2.1', system_type: 'ubuntu', ports: { ssh: 22, jupyter: 8888 } },
-  { id: 2, version: '2.1-win', system_type: 'windows', ports: { custom: 'rdp:3389,vnc:5900' } },
-  { id: 3, version: '2.3', system_type: 'ubuntu' },
+  version({ id: 1, version: '2.1', system_type: 'ubuntu', ports: { ssh: 22, jupyter: 8888 } }),
+  version({ id: 2, version: '2.1-win', system_type: 'windows', ports: { custom: 'rdp:3389,vnc:5900' } }),
+  version({ id: 3, version: '2.3', system_type: 'ubuntu' }),
 ];
 
 describe('framework versions', () => {

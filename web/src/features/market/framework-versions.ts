@@ -1,4 +1,5 @@
-import type { EntityId, FrameworkPorts, FrameworkVersion } from './types';
+import type { FrameworkVersion } from '@gpucloud/control-plane/api';
+import type { EntityId, FrameworkPorts } from './types';
 
 /** Windows versions only for Windows servers; Ubuntu (non-Windows) versions for the others. */
 export function versionsForServer(

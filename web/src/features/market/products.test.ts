@@ -1,3 +1,4 @@
+import type { CloudProduct } from '@gpucloud/control-plane/api';
 import { describe, expect, it } from 'vitest';
 import {
   availableGpus,
@@ -7,7 +8,6 @@ import {
   preferWarm,
   startsAtOnce,
 } from './products';
-import type { CloudProduct } from './types';
 
 const product = (overrides: Partial<CloudProduct> = {}): CloudProduct => ({
   id: 1,
@@ -22,15 +22,19 @@ const product = (overrides: Partial<CloudProduct> = {}): CloudProduct => ({
   memory: '32GB',
   disk_size: '200GB NVMe',
   price: 2.5,
+  no_gpu_price: 0.25,
   server_config: { system_gpu_type: 'ubuntu' },
   status: 'available',
+  node_id: 1,
+  simulated: false,
+  warm_version_ids: [],
   ...overrides,
 });
 
 describe('cloud products', () => {
   it('reads server_config as an object or a JSON string', () => {
     expect(isWindowsServer(product({ server_config: { system_gpu_type: 'windows' } }))).toBe(true);
-    expect(isWindowsServer(product({ server_config: '{"system_gpu_type":"windows"}' }))).toBe(true);
+    expect(isWindowsServer({ server_config: '{"system_gpu_type":"windows"}' })).toBe(true);
     expect(isWindowsServer(product())).toBe(false);
     expect(parseServerConfig('not json')).toEqual({});
     expect(parseServerConfig(null)).toEqual({});

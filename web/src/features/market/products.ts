@@ -1,7 +1,10 @@
-import type { CloudProduct, EntityId, ServerConfig } from './types';
+import type { CloudProduct } from '@gpucloud/control-plane/api';
+import type { EntityId, ServerConfig } from './types';
 
 /** server_config is an object per docs/api.md; a JSON string is accepted too. */
-export function parseServerConfig(config: CloudProduct['server_config']): ServerConfig {
+export function parseServerConfig(
+  config: CloudProduct['server_config'] | string | null | undefined,
+): ServerConfig {
   if (!config) return {};
   if (typeof config === 'string') {
     try {
@@ -11,15 +14,19 @@ export function parseServerConfig(config: CloudProduct['server_config']): Server
       return {};
     }
   }
-  return config;
+  return config as ServerConfig;
 }
 
-export function isWindowsServer(product: Pick<CloudProduct, 'server_config'>): boolean {
+export function isWindowsServer(product: {
+  server_config: CloudProduct['server_config'] | string | null;
+}): boolean {
   return parseServerConfig(product.server_config).system_gpu_type === 'windows';
 }
 
 /** The first part of 'available/total' is the most GPUs one purchase may take. */
-export function availableGpus(product: Pick<CloudProduct, 'gpu_available' | 'gpu_count'>): number {
+export function availableGpus(
+  product: Pick<CloudProduct, 'gpu_count'> & Partial<Pick<CloudProduct, 'gpu_available'>>,
+): number {
   if (typeof product.gpu_available === 'number') return Math.max(0, product.gpu_available);
   const first = Number.parseInt(String(product.gpu_count).split('/')[0] ?? '', 10);
   return Number.isFinite(first) ? Math.max(0, first) : 0;
@@ -31,7 +38,7 @@ export function canPurchase(product: CloudProduct): boolean {
 
 /** The server's node holds the version's image: a purchase of it needs no pull (秒级启动). */
 export function startsAtOnce(
-  product: Pick<CloudProduct, 'warm_version_ids'>,
+  product: Partial<Pick<CloudProduct, 'warm_version_ids'>>,
   versionId: EntityId | undefined,
 ): boolean {
   if (versionId === undefined) return false;
@@ -39,7 +46,7 @@ export function startsAtOnce(
 }
 
 /** With a version chosen (from the app market), servers that hold its image come first. */
-export function preferWarm<T extends Pick<CloudProduct, 'warm_version_ids'>>(
+export function preferWarm<T extends Partial<Pick<CloudProduct, 'warm_version_ids'>>>(
   products: readonly T[],
   versionId: EntityId | undefined,
 ): T[] {

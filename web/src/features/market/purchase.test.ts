@@ -18,11 +18,7 @@ const values: PurchaseFormValues = {
 
 describe('purchase payload', () => {
   it('carries the ids, ports, mounts and the computed total of docs/api.md', () => {
-    const payload = buildPurchasePayload({ price: 1.99 }, values, {
-      id: 7,
-      version: '2.1',
-      ports: { ssh: 22, jupyter: 8888 },
-    });
+    const payload = buildPurchasePayload({ price: 1.99 }, values, { ports: { ssh: 22, jupyter: 8888 } });
     expect(payload).toEqual({
       instanceName: 'my-box',
       gpuCount: 2,

@@ -1,21 +1,20 @@
-import { type BillingType, computeTotalPrice } from '../../lib/billing-types';
+import type {
+  BillingType,
+  CloudProduct,
+  FrameworkVersion,
+  PurchasePayload,
+} from '@gpucloud/control-plane/api';
+import { computeTotalPrice } from '../../lib/billing-types';
 import { defaultInstanceName } from '../../lib/instances';
 import { cleanMounts } from './mounts';
-import type {
-  CloudProduct,
-  EntityId,
-  FrameworkVersion,
-  ImageType,
-  MountEntry,
-  PurchasePayload,
-} from './types';
+import type { ImageType, MountEntry } from './types';
 
 /** Values of the 创建实例 form. */
 export interface PurchaseFormValues {
   instanceName: string;
   imageType: ImageType;
-  framework?: EntityId;
-  frameworkVersion?: EntityId;
+  framework?: number;
+  frameworkVersion?: number;
   gpuCount?: number | null;
   needExpand: boolean;
   billingType?: BillingType;
@@ -69,7 +68,7 @@ export function totalFor(
 export function buildPurchasePayload(
   product: Pick<CloudProduct, 'price'>,
   values: PurchaseFormValues,
-  version: FrameworkVersion | undefined,
+  version: Pick<FrameworkVersion, 'ports'> | undefined,
 ): PurchasePayload {
   const { framework, frameworkVersion, gpuCount, billingType, duration } = values;
   if (framework === undefined || frameworkVersion === undefined || !gpuCount || !billingType || !duration) {

@@ -1,4 +1,4 @@
-import type { McpStatus } from './types';
+import type { McpStatus } from '@gpucloud/control-plane/api';
 
 export type StatusFilter = 'all' | Exclude<McpStatus, 'deleted'>;
 

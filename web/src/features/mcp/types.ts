@@ -1,43 +1,13 @@
-/** The MCP dashboard's container statuses (spec: MCP container status). */
-export type McpStatus = 'running' | 'stopped' | 'creating' | 'failed' | 'deleted';
+import type { CloudProduct } from '@gpucloud/control-plane/api';
 
-/** A container as GET /api/mcp/containers answers. */
-export interface McpContainer {
-  container_id: string;
-  name: string;
-  image_name: string;
-  gpu_count: number;
-  status: McpStatus | string;
-  created_at: string;
-  gpu_type?: string;
-  ssh_server?: string;
-  ssh_port?: number | null;
-  start_error?: string | null;
-}
+// MCP containers (and what creating one sends) are the control plane's types
+// (@gpucloud/control-plane/api).
 
-export interface McpCreatePayload {
-  name: string;
-  image_name: string;
-  product_id: number;
-  gpu_count: number;
-  password: string;
-}
-
-export interface McpCreated extends McpContainer {
-  password_set: boolean;
-  password_error?: string;
-}
-
-/** Cloud product fields the create form uses (GET /api/cloud-products?status=available). */
-export interface McpServerOption {
-  id: number;
-  name: string;
-  status: string;
-  gpu_type?: string;
-  gpu_available?: number;
-  gpu_total?: number;
-  price?: number;
-}
+/** What the create form shows of a server (GET /api/cloud-products?status=available). */
+export type McpServerOption = Pick<
+  CloudProduct,
+  'id' | 'name' | 'status' | 'gpu_type' | 'gpu_available' | 'gpu_total' | 'price'
+>;
 
 /** The images the dashboard offers (spec: MCP dashboard). */
 export const MCP_IMAGES = ['Ubuntu 22.04 + CUDA 12.4 Jupyter', 'Windows 10 + CUDA 12.6'] as const;

@@ -1,4 +1,4 @@
-import type { NewNode } from './types';
+import type { NewNode } from '@gpucloud/control-plane/api';
 
 export interface NodeStatusDisplay {
   label: string;

@@ -18,7 +18,6 @@ export const SITE = {
   businessEmail: 'bd@gpucloud.example.com',
   jobsEmail: 'hr@gpucloud.example.com',
   privacyEmail: 'privacy@gpucloud.example.com',
-  newUserCredit: 20,
 } as const;
 
 export interface SiteLink {

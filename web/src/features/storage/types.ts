@@ -1,3 +1,5 @@
+import type { Volume } from '@gpucloud/control-plane/api';
+
 export const STORAGE_QUOTA_GB = 50;
 export const MSG_VOLUME_REQUIRED = '请输入存储卷名称和路径';
 export const MSG_VOLUME_NAME = '存储卷名称只能包含字母、数字、下划线和横线';
@@ -5,41 +7,6 @@ export const MSG_VOLUME_NAME_TAKEN = '存储卷名称已存在';
 export const MSG_VOLUME_IN_USE = '该存储卷已被容器使用，无法删除';
 export const MSG_DELETE_CONFIRM = '确定要删除这个存储卷吗？相关的数据将会丢失。';
 export const MSG_PATH = '挂载路径格式不正确，必须以/开头且只能包含字母、数字、下划线、点、横线';
-
-export interface VolumeUser {
-  id: string;
-  container_id: string;
-  name: string;
-  mount_path: string;
-  /** Saved for the container's next start. */
-  pending: boolean;
-}
-
-export interface Volume {
-  id: number;
-  name: string;
-  path: string;
-  /** Bytes, as last measured on the node. */
-  size: number;
-  node_id: number;
-  agent: { server_hostname: string; name: string; region: string };
-  containers: VolumeUser[];
-  created_at: string;
-}
-
-export interface StorageInfo {
-  used_storage: number;
-  quota_storage: number;
-  used_bytes: number;
-  quota_bytes: number;
-  volumes: Volume[];
-}
-
-export interface StorageNode {
-  id: number;
-  name: string;
-  region: string;
-}
 
 const NAME_PATTERN = /^[A-Za-z0-9_-]+$/;
 const PATH_PATTERN = /^\/[A-Za-z0-9_/.-]*$/;

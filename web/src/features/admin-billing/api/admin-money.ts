@@ -1,21 +1,7 @@
+import type { AdminPaymentList, AdminUserList, Balance } from '@gpucloud/control-plane/api';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { type ListResponse, toList } from '../../../lib/list';
-
-export interface AdminPayment {
-  id: number;
-  out_trade_no: string;
-  amount: number;
-  provider: string;
-  status: 'pending' | 'success' | 'failed' | 'closed';
-  trade_state: string;
-  transaction_id: string | null;
-  description: string;
-  order_id: number | null;
-  create_time: string;
-  paid_at: string | null;
-  username: string;
-}
+import { toList } from '../../../lib/list';
 
 export const adminMoneyKeys = {
   payments: (page: number, size: number, status: string, username: string) =>
@@ -27,7 +13,7 @@ export function useAdminPayments(page: number, size: number, status: string, use
     queryKey: adminMoneyKeys.payments(page, size, status, username),
     queryFn: async ({ signal }) =>
       toList(
-        await api.get<ListResponse<AdminPayment>>('/api/admin/payments', {
+        await api.get<AdminPaymentList>('/api/admin/payments', {
           signal,
           params: {
             page,
@@ -46,12 +32,12 @@ export function useAdjustBalance() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (input: { username: string; amount: number; reason: string }) => {
-      const found = await api.get<ListResponse<{ id: number; username: string }>>('/api/admin/users', {
+      const found = await api.get<AdminUserList>('/api/admin/users', {
         params: { keyword: input.username, page: 1, size: 100 },
       });
       const user = found.items.find((u) => u.username === input.username);
       if (!user) throw new Error('用户不存在');
-      return api.post<{ balance: number }>(`/api/admin/users/${user.id}/balance`, {
+      return api.post<Balance>(`/api/admin/users/${user.id}/balance`, {
         amount: input.amount,
         reason: input.reason,
       });

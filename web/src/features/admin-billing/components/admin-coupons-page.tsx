@@ -1,24 +1,27 @@
-import { createColumnHelper, type PaginationState } from '@tanstack/react-table';
-import { Alert, App, Button, Input, Popconfirm, Segmented, Space, Tag } from 'antd';
+import type { Coupon, CouponStatus } from '@gpucloud/control-plane/api';
+import { createColumnHelper } from '@tanstack/react-table';
+import { App, Button, Popconfirm, Segmented, Tag } from 'antd';
 import { useState } from 'react';
-import { DataTable, usePagedTable } from '../../../components/data-table';
-import { PageHeader } from '../../../components/page-header';
+import { ListPage, type ListQuery } from '../../../components/list-page';
 import { withDetail } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
 import { useAdminCoupons, useRevokeCoupon } from '../../coupons/api/coupons';
-import { COUPON_STATUS, type Coupon, type CouponStatus } from '../../coupons/types';
+import { COUPON_STATUS } from '../../coupons/types';
 import { GrantCouponsDialog } from './grant-coupons-dialog';
 
 const column = createColumnHelper<Coupon>();
 
+type StatusFilter = CouponStatus | 'all';
+
+function useCouponList({ page, size, search }: ListQuery, status: StatusFilter) {
+  return useAdminCoupons(page, size, status, search);
+}
+
 /** /admin/coupons: every user's coupons; grant new ones, revoke unused ones. */
 export function AdminCouponsPage() {
   const { message } = App.useApp();
-  const [status, setStatus] = useState<CouponStatus | 'all'>('all');
-  const [username, setUsername] = useState('');
+  const [status, setStatus] = useState<StatusFilter>('all');
   const [granting, setGranting] = useState(false);
-  const [pagination, setPagination] = useState<PaginationState>({ pageIndex: 0, pageSize: 20 });
-  const coupons = useAdminCoupons(pagination.pageIndex + 1, pagination.pageSize, status, username);
   const revoke = useRevokeCoupon();
   const columns = [
     column.accessor('id', { header: 'ID', meta: { width: 72 } }),
@@ -65,61 +68,38 @@ export function AdminCouponsPage() {
         ) : null,
     }),
   ];
-  const table = usePagedTable({
-    rows: coupons.data?.items,
-    total: coupons.data?.total,
-    columns,
-    pagination,
-    onPaginationChange: setPagination,
-    rowId: (row) => row.id,
-  });
   return (
-    <div>
-      <PageHeader
-        title="卡券管理"
-        extra={
-          <Space wrap>
-            <Input.Search
-              allowClear
-              placeholder="用户名"
-              style={{ width: 200 }}
-              onSearch={(v) => {
-                setUsername(v.trim());
-                table.firstPage();
-              }}
-            />
-            <Segmented<CouponStatus | 'all'>
-              value={status}
-              onChange={(v) => {
-                setStatus(v);
-                table.firstPage();
-              }}
-              options={[
-                { value: 'all', label: '全部' },
-                ...(Object.keys(COUPON_STATUS) as CouponStatus[]).map((s) => ({
-                  value: s,
-                  label: COUPON_STATUS[s].label,
-                })),
-              ]}
-            />
-            <Button type="primary" onClick={() => setGranting(true)}>
-              发放卡券
-            </Button>
-          </Space>
-        }
-      />
-      {coupons.isError ? (
-        <Alert type="error" showIcon message="获取卡券列表失败" style={{ marginBottom: 16 }} />
-      ) : null}
-      <DataTable
-        table={table}
-        loading={coupons.isPending}
-        pagination
-        aria-label="卡券列表"
-        emptyText="暂无卡券"
-        rowTestId={(row) => `admin-coupon-row-${row.id}`}
-      />
+    <ListPage
+      title="卡券管理"
+      useList={useCouponList}
+      columns={columns}
+      rowId={(row) => row.id}
+      rowTestId={(row) => `admin-coupon-row-${row.id}`}
+      aria-label="卡券列表"
+      emptyText="暂无卡券"
+      errorTitle="获取卡券列表失败"
+      search={{ placeholder: '用户名', width: 200 }}
+      filters={
+        <Segmented<StatusFilter>
+          value={status}
+          onChange={setStatus}
+          options={[
+            { value: 'all', label: '全部' },
+            ...(Object.keys(COUPON_STATUS) as CouponStatus[]).map((s) => ({
+              value: s,
+              label: COUPON_STATUS[s].label,
+            })),
+          ]}
+        />
+      }
+      filter={status}
+      actions={
+        <Button type="primary" onClick={() => setGranting(true)}>
+          发放卡券
+        </Button>
+      }
+    >
       <GrantCouponsDialog open={granting} onClose={() => setGranting(false)} />
-    </div>
+    </ListPage>
   );
 }

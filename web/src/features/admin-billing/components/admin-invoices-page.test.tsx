@@ -1,9 +1,9 @@
+import type { Invoice } from '@gpucloud/control-plane/api';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { routes } from '../../../app/router';
 import { setSession } from '../../../lib/auth';
 import { fakeServer, getButton, type RecordedRequest, renderRoutes, selectInput } from '../../../test/render';
-import type { Invoice } from '../../invoices/types';
 
 const pending: Invoice = {
   id: 1,

@@ -1,22 +1,26 @@
-import type { PaginationState } from '@tanstack/react-table';
-import { Alert, App, Button, Popconfirm, Space } from 'antd';
+import type { Invoice, InvoiceStatus } from '@gpucloud/control-plane/api';
+import { App, Button, Popconfirm } from 'antd';
 import { useState } from 'react';
-import { PageHeader } from '../../../components/page-header';
+import { ListPage, type ListQuery } from '../../../components/list-page';
 import { withDetail } from '../../../lib/api-client';
 import { useInvoices, useIssueInvoice } from '../../invoices/api/invoices';
 import {
   DownloadInvoiceButton,
+  INVOICE_LIST,
   InvoiceStatusSelect,
-  InvoiceTable,
+  invoiceColumns,
 } from '../../invoices/components/invoice-table';
-import type { Invoice, InvoiceStatus } from '../../invoices/types';
+
+type StatusFilter = InvoiceStatus | 'all';
+
+function useAllInvoices({ page, size }: ListQuery, status: StatusFilter) {
+  return useInvoices('admin', page, size, status);
+}
 
 /** /admin/invoices: applications to issue (开具), issued documents to download. */
 export function AdminInvoicesPage() {
   const { message } = App.useApp();
-  const [status, setStatus] = useState<InvoiceStatus | 'all'>('pending');
-  const [pagination, setPagination] = useState<PaginationState>({ pageIndex: 0, pageSize: 20 });
-  const invoices = useInvoices('admin', pagination.pageIndex + 1, pagination.pageSize, status);
+  const [status, setStatus] = useState<StatusFilter>('pending');
   const issue = useIssueInvoice();
   const actions = (invoice: Invoice) =>
     invoice.status === 'pending' ? (
@@ -40,33 +44,12 @@ export function AdminInvoicesPage() {
       <DownloadInvoiceButton invoice={invoice} scope="admin" />
     ) : null;
   return (
-    <div>
-      <PageHeader
-        title="发票管理"
-        extra={
-          <Space>
-            <InvoiceStatusSelect
-              value={status}
-              onChange={(v) => {
-                setStatus(v);
-                setPagination((p) => ({ ...p, pageIndex: 0 }));
-              }}
-            />
-          </Space>
-        }
-      />
-      {invoices.isError ? (
-        <Alert type="error" showIcon message="获取发票列表失败" style={{ marginBottom: 16 }} />
-      ) : null}
-      <InvoiceTable
-        invoices={invoices.data?.items ?? []}
-        total={invoices.data?.total ?? 0}
-        loading={invoices.isPending}
-        pagination={pagination}
-        onPaginationChange={setPagination}
-        actions={actions}
-        showUser
-      />
-    </div>
+    <ListPage
+      {...INVOICE_LIST}
+      useList={useAllInvoices}
+      columns={invoiceColumns(actions, true)}
+      filters={<InvoiceStatusSelect value={status} onChange={setStatus} />}
+      filter={status}
+    />
   );
 }

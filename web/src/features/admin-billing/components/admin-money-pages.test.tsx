@@ -1,3 +1,4 @@
+import type { AdminPayment, Coupon } from '@gpucloud/control-plane/api';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { routes } from '../../../app/router';
@@ -10,8 +11,6 @@ import {
   renderRoutes,
   selectInput,
 } from '../../../test/render';
-import type { Coupon } from '../../coupons/types';
-import type { AdminPayment } from '../api/admin-money';
 
 const payment: AdminPayment = {
   id: 7,

@@ -1,10 +1,10 @@
-import { createColumnHelper, type PaginationState } from '@tanstack/react-table';
-import { Alert, Button, Input, Select, Space, Tag } from 'antd';
+import type { AdminPayment } from '@gpucloud/control-plane/api';
+import { createColumnHelper } from '@tanstack/react-table';
+import { Button, Select, Tag } from 'antd';
 import { useState } from 'react';
-import { DataTable, usePagedTable } from '../../../components/data-table';
-import { PageHeader } from '../../../components/page-header';
+import { ListPage, type ListQuery } from '../../../components/list-page';
 import { formatDateTime } from '../../../lib/format';
-import { type AdminPayment, useAdminPayments } from '../api/admin-money';
+import { useAdminPayments } from '../api/admin-money';
 import { AdjustBalanceDialog } from './adjust-balance-dialog';
 
 const column = createColumnHelper<AdminPayment>();
@@ -15,13 +15,14 @@ const STATUS: Record<AdminPayment['status'], { label: string; color: string }> =
   closed: { label: '已关闭', color: 'default' },
 };
 
+function usePaymentList({ page, size, search }: ListQuery, status: string) {
+  return useAdminPayments(page, size, status, search);
+}
+
 /** /admin/payments: every payment and its state; balance adjustments. */
 export function AdminPaymentsPage() {
   const [status, setStatus] = useState('all');
-  const [username, setUsername] = useState('');
   const [adjusting, setAdjusting] = useState(false);
-  const [pagination, setPagination] = useState<PaginationState>({ pageIndex: 0, pageSize: 20 });
-  const payments = useAdminPayments(pagination.pageIndex + 1, pagination.pageSize, status, username);
   const columns = [
     column.accessor('out_trade_no', { header: '商户订单号' }),
     column.accessor('username', { header: '用户' }),
@@ -44,60 +45,37 @@ export function AdminPaymentsPage() {
     column.accessor('create_time', { header: '创建时间', cell: (i) => formatDateTime(i.getValue()) }),
     column.accessor('paid_at', { header: '支付时间', cell: (i) => formatDateTime(i.getValue()) }),
   ];
-  const table = usePagedTable({
-    rows: payments.data?.items,
-    total: payments.data?.total,
-    columns,
-    pagination,
-    onPaginationChange: setPagination,
-    rowId: (row) => row.id,
-  });
   return (
-    <div>
-      <PageHeader
-        title="支付记录"
-        extra={
-          <Space wrap>
-            <Input.Search
-              allowClear
-              placeholder="用户名"
-              style={{ width: 200 }}
-              onSearch={(v) => {
-                setUsername(v.trim());
-                table.firstPage();
-              }}
-            />
-            <Select
-              value={status}
-              style={{ width: 120 }}
-              aria-label="支付状态"
-              onChange={(v) => {
-                setStatus(v);
-                table.firstPage();
-              }}
-              options={[
-                { value: 'all', label: '全部' },
-                ...Object.entries(STATUS).map(([value, s]) => ({ value, label: s.label })),
-              ]}
-            />
-            <Button type="primary" onClick={() => setAdjusting(true)}>
-              调整余额
-            </Button>
-          </Space>
-        }
-      />
-      {payments.isError ? (
-        <Alert type="error" showIcon message="获取支付记录失败" style={{ marginBottom: 16 }} />
-      ) : null}
-      <DataTable
-        table={table}
-        loading={payments.isPending}
-        pagination
-        aria-label="支付记录"
-        emptyText="暂无支付记录"
-        rowTestId={(row) => `payment-row-${row.id}`}
-      />
+    <ListPage
+      title="支付记录"
+      useList={usePaymentList}
+      columns={columns}
+      rowId={(row) => row.id}
+      rowTestId={(row) => `payment-row-${row.id}`}
+      aria-label="支付记录"
+      emptyText="暂无支付记录"
+      errorTitle="获取支付记录失败"
+      search={{ placeholder: '用户名', width: 200 }}
+      filters={
+        <Select
+          value={status}
+          style={{ width: 120 }}
+          aria-label="支付状态"
+          onChange={setStatus}
+          options={[
+            { value: 'all', label: '全部' },
+            ...Object.entries(STATUS).map(([value, s]) => ({ value, label: s.label })),
+          ]}
+        />
+      }
+      filter={status}
+      actions={
+        <Button type="primary" onClick={() => setAdjusting(true)}>
+          调整余额
+        </Button>
+      }
+    >
       <AdjustBalanceDialog open={adjusting} onClose={() => setAdjusting(false)} />
-    </div>
+    </ListPage>
   );
 }

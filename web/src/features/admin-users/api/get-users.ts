@@ -1,15 +1,16 @@
+import type { AdminUserDetail, AdminUserList } from '@gpucloud/control-plane/api';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { type ListResponse, toList } from '../../../lib/list';
+import { toList } from '../../../lib/list';
 import { adminUserKeys } from '../../../lib/query-keys';
-import type { AdminUser, AdminUserDetail, UserListQuery } from '../types';
+import type { UserListQuery } from '../types';
 
 export function useAdminUsers(query: UserListQuery) {
   return useQuery({
     queryKey: adminUserKeys.list(query),
     queryFn: async ({ signal }) =>
       toList(
-        await api.get<ListResponse<AdminUser>>('/api/admin/users', {
+        await api.get<AdminUserList>('/api/admin/users', {
           signal,
           params: { page: query.page, size: query.size, keyword: query.keyword },
         }),

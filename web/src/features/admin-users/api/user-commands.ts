@@ -1,7 +1,7 @@
+import type { AdminUser } from '@gpucloud/control-plane/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { adminUserKeys } from '../../../lib/query-keys';
-import type { AdminUser } from '../types';
 
 export type UserAction = 'disable' | 'enable' | 'grant-admin' | 'revoke-admin';
 

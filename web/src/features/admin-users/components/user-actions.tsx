@@ -1,8 +1,8 @@
+import type { AdminUser } from '@gpucloud/control-plane/api';
 import { App, Button, Popconfirm, Space } from 'antd';
 import { withDetail } from '../../../lib/api-client';
 import { useSession } from '../../../lib/auth';
 import { ACTION_TEXT, type UserAction, useUserAction } from '../api/user-commands';
-import type { AdminUser } from '../types';
 
 function ActionButton({ user, action }: { user: AdminUser; action: UserAction }) {
   const { message } = App.useApp();

@@ -1,31 +1,17 @@
-import { createColumnHelper, type PaginationState } from '@tanstack/react-table';
+import type { AdminUser } from '@gpucloud/control-plane/api';
+import { createColumnHelper } from '@tanstack/react-table';
 import { Space, Tag, Typography } from 'antd';
 import { useMemo } from 'react';
-import { DataTable, usePagedTable } from '../../../components/data-table';
 import { formatDateTime, formatYuan } from '../../../lib/format';
-import { type AdminUser, USER_PAGE_SIZES } from '../types';
 import { UserActions } from './user-actions';
 
 const column = createColumnHelper<AdminUser>();
 
-export function UserTable({
-  users,
-  total,
-  loading,
-  pagination,
-  onPaginationChange,
-  onView,
-}: {
-  users: AdminUser[];
-  total: number;
-  loading: boolean;
-  pagination: PaginationState;
-  onPaginationChange: (next: PaginationState) => void;
-  onView: (id: number) => void;
-}) {
+/** The columns of /admin/users; `onView` opens a user's drawer. */
+export function useUserColumns(onView: (id: number) => void) {
   // Memoised: a new cell function would be a new component type and remount the row's
   // popconfirms on every refetch.
-  const columns = useMemo(
+  return useMemo(
     () => [
       column.accessor('id', { header: 'ID', meta: { width: 72 } }),
       column.accessor('username', {
@@ -73,25 +59,6 @@ export function UserTable({
       }),
     ],
     [onView],
-  );
-  const table = usePagedTable({
-    rows: users,
-    total,
-    columns,
-    pagination,
-    onPaginationChange,
-    rowId: (row) => row.id,
-  });
-  return (
-    <DataTable
-      table={table}
-      loading={loading}
-      pagination
-      pageSizeOptions={USER_PAGE_SIZES}
-      aria-label="用户列表"
-      emptyText="没有符合条件的用户"
-      rowTestId={(row) => `user-row-${row.id}`}
-    />
   );
 }
 

@@ -1,9 +1,9 @@
+import type { AdminUser } from '@gpucloud/control-plane/api';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { routes } from '../../../app/router';
 import { setSession } from '../../../lib/auth';
 import { fakeServer, getButton, renderRoutes } from '../../../test/render';
-import type { AdminUser } from '../types';
 
 // The first render of a lazily loaded route compiles it: warm the modules up outside the tests.
 beforeAll(async () => {
@@ -19,6 +19,7 @@ const user = (id: number, over: Partial<AdminUser> = {}): AdminUser => ({
   nickname: null,
   email: `user${id}@example.com`,
   phone: null,
+  ssh_key: null,
   is_admin: false,
   disabled: false,
   is_phone_verified: false,

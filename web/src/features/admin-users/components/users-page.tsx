@@ -1,60 +1,33 @@
-import { ReloadOutlined } from '@ant-design/icons';
-import type { PaginationState } from '@tanstack/react-table';
-import { Alert, Button, Input, Space } from 'antd';
 import { useState } from 'react';
-import { PageHeader } from '../../../components/page-header';
-import { errorDetail } from '../../../lib/api-client';
+import { ListPage, type ListQuery } from '../../../components/list-page';
 import { useAdminUsers } from '../api/get-users';
+import { USER_PAGE_SIZES } from '../types';
 import { UserDetailDrawer } from './user-detail-drawer';
-import { UserTable } from './user-table';
+import { useUserColumns } from './user-table';
+
+function useUserList({ page, size, search }: ListQuery) {
+  return useAdminUsers({ page, size, keyword: search });
+}
 
 /** /admin/users: search, page, view, disable / enable, grant / revoke admin. */
 export function UsersPage() {
-  const [keyword, setKeyword] = useState('');
-  const [pagination, setPagination] = useState<PaginationState>({ pageIndex: 0, pageSize: 20 });
   const [viewing, setViewing] = useState<number | null>(null);
-  const users = useAdminUsers({ page: pagination.pageIndex + 1, size: pagination.pageSize, keyword });
-
+  const columns = useUserColumns(setViewing);
   return (
-    <div>
-      <PageHeader
-        title="用户管理"
-        extra={
-          <Space wrap>
-            <Input.Search
-              allowClear
-              placeholder="用户名、昵称、邮箱或手机号"
-              aria-label="搜索用户"
-              style={{ width: 280 }}
-              onSearch={(value) => {
-                setKeyword(value.trim());
-                setPagination((p) => ({ ...p, pageIndex: 0 }));
-              }}
-            />
-            <Button icon={<ReloadOutlined />} onClick={() => void users.refetch()} loading={users.isFetching}>
-              刷新
-            </Button>
-          </Space>
-        }
-      />
-      {users.isError ? (
-        <Alert
-          type="error"
-          showIcon
-          message="获取用户列表失败"
-          description={errorDetail(users.error)}
-          style={{ marginBottom: 16 }}
-        />
-      ) : null}
-      <UserTable
-        users={users.data?.items ?? []}
-        total={users.data?.total ?? 0}
-        loading={users.isPending}
-        pagination={pagination}
-        onPaginationChange={setPagination}
-        onView={setViewing}
-      />
+    <ListPage
+      title="用户管理"
+      useList={useUserList}
+      columns={columns}
+      rowId={(row) => row.id}
+      rowTestId={(row) => `user-row-${row.id}`}
+      aria-label="用户列表"
+      emptyText="没有符合条件的用户"
+      errorTitle="获取用户列表失败"
+      pageSizeOptions={USER_PAGE_SIZES}
+      search={{ placeholder: '用户名、昵称、邮箱或手机号', 'aria-label': '搜索用户', width: 280 }}
+      refresh
+    >
       <UserDetailDrawer userId={viewing} onClose={() => setViewing(null)} />
-    </div>
+    </ListPage>
   );
 }

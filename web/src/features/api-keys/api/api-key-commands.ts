@@ -1,11 +1,10 @@
+import type { ApiKey, RevealedApiKey } from '@gpucloud/control-plane/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { apiKeyKeys } from '../../../lib/query-keys';
-import type { ApiKey } from '../types';
 
 export const createApiKey = (name: string) => api.post<ApiKey>('/api/api-keys/', { name });
-export const revealApiKey = (id: number) =>
-  api.get<{ id: number; key: string }>(`/api/api-keys/${id}/reveal`);
+export const revealApiKey = (id: number) => api.get<RevealedApiKey>(`/api/api-keys/${id}/reveal`);
 export const deleteApiKey = (id: number) => api.delete<{ ok: boolean }>(`/api/api-keys/${id}`);
 
 export function useCreateApiKey() {

@@ -1,3 +1,4 @@
+import type { ApiKey } from '@gpucloud/control-plane/api';
 import { createColumnHelper, getCoreRowModel, useReactTable } from '@tanstack/react-table';
 import { App, Button, Popconfirm, Space, Typography } from 'antd';
 import { createContext, useContext, useEffect, useRef, useState } from 'react';
@@ -5,7 +6,7 @@ import { DataTable } from '../../../components/data-table';
 import { errorDetail, withDetail } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
 import { revealApiKey, useDeleteApiKey } from '../api/api-key-commands';
-import { type ApiKey, REVEAL_MS } from '../types';
+import { REVEAL_MS } from '../types';
 
 interface Revealed {
   keys: Record<number, string>;

@@ -1,9 +1,10 @@
+import type { ApiKey } from '@gpucloud/control-plane/api';
 import { Alert, App, Form, Input, Modal, Typography } from 'antd';
 import { useState } from 'react';
 import { FormDialog } from '../../../components/form-dialog';
 import { ApiError, errorDetail } from '../../../lib/api-client';
 import { useCreateApiKey } from '../api/api-key-commands';
-import { type ApiKey, MSG_LIMIT, SERVER_LIMIT_DETAIL } from '../types';
+import { MSG_LIMIT, SERVER_LIMIT_DETAIL } from '../types';
 
 /** Name → create; then the full key, shown this one time. */
 export function CreateApiKeyDialog({ open, onClose }: { open: boolean; onClose: () => void }) {

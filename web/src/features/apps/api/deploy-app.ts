@@ -1,7 +1,7 @@
+import type { DeployAnswer, DeployPayload } from '@gpucloud/control-plane/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { containerKeys, marketKeys } from '../../../lib/query-keys';
-import type { DeployAnswer, DeployPayload } from '../types';
 
 export interface DeployRequest {
   payload: DeployPayload;

@@ -1,12 +1,13 @@
+import type { AppImage } from '@gpucloud/control-plane/api';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { type ListResponse, toList } from '../../../lib/list';
+import { toList } from '../../../lib/list';
 import { appKeys } from '../../../lib/query-keys';
 import { imageQueryParams } from '../categories';
-import type { AppCategory, AppImage } from '../types';
+import type { AppCategory } from '../types';
 
 export async function getAppImages(category: AppCategory, search: string, signal?: AbortSignal) {
-  const data = await api.get<AppImage[] | ListResponse<AppImage>>('/api/images', {
+  const data = await api.get<AppImage[]>('/api/images', {
     params: imageQueryParams(category, search),
     signal,
   });

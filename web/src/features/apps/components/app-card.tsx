@@ -1,11 +1,11 @@
+import type { AppImage } from '@gpucloud/control-plane/api';
 import { Button, Card, Flex, Space, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
-import type { AppImage } from '../types';
 import { AppIcon } from './app-icon';
 
-export function updatedOn(image: Pick<AppImage, 'created_at' | 'updated_at'>): string {
-  const value = image.updated_at ?? image.created_at;
-  const parsed = value ? dayjs(value) : null;
+/** 更新于: an image is not edited in place after it is made, so its creation date. */
+export function updatedOn(image: Pick<AppImage, 'created_at'>): string {
+  const parsed = image.created_at ? dayjs(image.created_at) : null;
   return parsed?.isValid() ? parsed.format('YYYY-MM-DD') : '-';
 }
 

@@ -1,7 +1,7 @@
+import type { AppImage } from '@gpucloud/control-plane/api';
 import { Button, Descriptions, Drawer, Flex, Space, Tag, Typography } from 'antd';
 import { formatDateTime } from '../../../lib/format';
 import { categoryLabel } from '../categories';
-import type { AppImage } from '../types';
 import { updatedOn } from './app-card';
 import { AppIcon } from './app-icon';
 

@@ -1,8 +1,10 @@
+import type { AppImage } from '@gpucloud/control-plane/api';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { routes } from '../../../app/router';
 import { setSession } from '../../../lib/auth';
 import { PENDING_DEPLOY_KEY } from '../../../lib/pending-deploy';
+import { siteKeys } from '../../../lib/query-keys';
 import {
   fakeServer,
   getButton,
@@ -10,7 +12,6 @@ import {
   renderRoutes,
   waitForButton,
 } from '../../../test/render';
-import type { AppImage } from '../types';
 
 // antd screens render slowly in jsdom, more so while other test files run in parallel: wait longer
 // than the default for them (this file only; vitest isolates test files).
@@ -22,6 +23,7 @@ const pytorch: AppImage = {
   description: 'PyTorch 2.5.1 + CUDA 12.4，预装 JupyterLab',
   category: 'pytorch',
   created_at: '2025-03-01T08:00:00Z',
+  framework_version_id: 7,
   framework: { id: 2, name: 'PyTorch', version: { id: 7, name: '2.5.1-cuda12.4', cuda_version: '12.4' } },
 };
 const llama: AppImage = {
@@ -99,6 +101,23 @@ describe('app market', { timeout: 60_000 }, () => {
     renderRoutes(routes, '/apps');
     await screen.findByTestId('app-card-4');
     expect(screen.queryByTestId('apps-banner')).toBeNull();
+  });
+
+  it('the banner says the trial credit the server gives, and only the pitch when it gives none', async () => {
+    catalogue({ 'GET /api/site': () => ({ body: { new_user_credit: 20 } }) });
+    renderRoutes(routes, '/apps');
+    const banner = await screen.findByTestId('apps-banner');
+    expect(await within(banner).findByText('新用户注册即送 20 元体验金')).toBeTruthy();
+    expect(within(banner).getByText(/^热门深度学习框架与模型镜像/)).toBeTruthy();
+    cleanup();
+
+    catalogue({ 'GET /api/site': () => ({ body: { new_user_credit: 0 } }) });
+    const { queryClient } = renderRoutes(routes, '/apps');
+    const pitchOnly = await screen.findByTestId('apps-banner');
+    await waitFor(() => expect(queryClient.getQueryState(siteKeys.info())?.status).toBe('success'));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(within(pitchOnly).getByText(/^热门深度学习框架与模型镜像/)).toBeTruthy();
+    expect(within(pitchOnly).queryByText(/体验金/)).toBeNull();
   });
 
   it('立即部署 while signed out remembers the choice and goes to sign in, back to /market', async () => {

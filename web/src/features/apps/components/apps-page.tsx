@@ -1,3 +1,4 @@
+import type { AppImage } from '@gpucloud/control-plane/api';
 import { Alert, Card, Col, Empty, Flex, Input, Menu, Row, Skeleton, theme } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
@@ -7,7 +8,7 @@ import { loginPathFor, useSession } from '../../../lib/auth';
 import { deployChoice, marketPathFor, storePendingDeploy } from '../../../lib/pending-deploy';
 import { useAppImages } from '../api/get-app-images';
 import { APP_CATEGORIES, isAppCategory } from '../categories';
-import type { AppCategory, AppImage } from '../types';
+import type { AppCategory } from '../types';
 import { AppCard } from './app-card';
 import { AppDetailDrawer } from './app-detail-drawer';
 import { AppsBanner } from './apps-banner';

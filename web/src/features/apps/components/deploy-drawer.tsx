@@ -1,4 +1,5 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import type { AppImage } from '@gpucloud/control-plane/api';
 import { App, Button, Drawer, Flex, Form, Input, Radio, Select, Typography } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -17,7 +18,7 @@ import {
   MAX_ENV_ENTRIES,
   MSG_ENV_MAX,
 } from '../deploy';
-import type { AppImage, EnvEntry } from '../types';
+import type { EnvEntry } from '../types';
 
 /** 一键部署: an hourly instance of the image on the cheapest server with the chosen GPUs. */
 export function DeployDrawer({ image, onClose }: { image: AppImage; onClose: () => void }) {

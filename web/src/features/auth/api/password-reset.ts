@@ -1,13 +1,7 @@
+import type { ResetCodeInput, ResetContacts } from '@gpucloud/control-plane/api';
 import { api } from '../../../lib/api-client';
 
-export type ResetMethod = 'phone' | 'email';
-
-/** Masked contacts of the account (only verified ones; null when absent). */
-export interface ResetContacts {
-  username: string;
-  phone: string | null;
-  email: string | null;
-}
+export type ResetMethod = ResetCodeInput['method'];
 
 /** Countdown of the reset code's resend button (document 2, §9). */
 export const RESET_CODE_COUNTDOWN_S = 60;
@@ -18,7 +12,7 @@ export function checkUsername(username: string) {
   return api.post<ResetContacts>('/api/auth/check-username', { username }, anonymous);
 }
 
-export function sendResetCode(input: { username: string; method: ResetMethod }) {
+export function sendResetCode(input: ResetCodeInput) {
   return api.post<{ ok: boolean; target: string }>('/api/auth/send-reset-code', input, anonymous);
 }
 

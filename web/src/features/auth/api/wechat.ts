@@ -1,15 +1,5 @@
+import type { WechatAuthorize, WechatCallbackAnswer } from '@gpucloud/control-plane/api';
 import { api } from '../../../lib/api-client';
-import type { AuthAnswer } from './types';
-
-export interface WechatAuthorize {
-  authorize_url: string;
-  state: string;
-  sandbox: boolean;
-}
-
-export type WechatCallbackAnswer =
-  | ({ purpose: 'login'; created: boolean } & AuthAnswer)
-  | { purpose: 'bind'; wechat_nickname: string };
 
 export function getWechatLoginUrl() {
   return api.get<WechatAuthorize>('/api/auth/wechat/login', { anonymous: true });

@@ -1,7 +1,8 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { routes } from '../../../app/router';
 import { getSession } from '../../../lib/auth';
+import { siteKeys } from '../../../lib/query-keys';
 import { fakeServer, getButton, renderRoutes } from '../../../test/render';
 import { externalNavigation } from '../wechat-flow';
 
@@ -182,6 +183,20 @@ describe('register mode', () => {
     fireEvent.click(getButton(document.body, '注册'));
     expect(await screen.findByText('请输入验证码')).toBeTruthy();
     expect(requests.filter((r) => r.path === '/api/auth/register')).toHaveLength(0);
+  });
+
+  it('says the trial credit the server gives (GET /api/site), and no such line when it gives none', async () => {
+    fakeServer({ 'GET /api/site': () => ({ body: { new_user_credit: 12.5 } }) });
+    renderRoutes(routes, '/register');
+    expect(await screen.findByText('新用户注册即送 12.5 元体验金')).toBeTruthy();
+    cleanup();
+
+    fakeServer({ 'GET /api/site': () => ({ body: { new_user_credit: 0 } }) });
+    const { queryClient } = renderRoutes(routes, '/register');
+    await screen.findByLabelText('邮箱');
+    await waitFor(() => expect(queryClient.getQueryState(siteKeys.info())?.status).toBe('success'));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(screen.queryByText(/体验金/)).toBeNull();
   });
 });
 

@@ -1,7 +1,8 @@
+import type { AuthAnswer } from '@gpucloud/control-plane/api';
 import { Alert, Button, Card, Flex, Typography } from 'antd';
 import { useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
-import type { AuthAnswer } from '../api/types';
+import { useTrialCreditLine } from '../api/get-site';
 import { postLoginPath, startSession } from '../session';
 import { LoginForm } from './login-form';
 import { RegisterForm } from './register-form';
@@ -13,6 +14,17 @@ const ERROR_MESSAGES: Record<string, string> = {
   code_used: '微信授权已过期，请重新扫码登录',
   wechat_failed: '微信登录失败',
 };
+
+/** The register screen's 新用户注册即送 … 元体验金, with the server's amount (nothing while it loads or when 0). */
+function TrialCredit() {
+  const line = useTrialCreditLine();
+  if (!line) return null;
+  return (
+    <Typography.Paragraph type="secondary" style={{ textAlign: 'center' }}>
+      {line}
+    </Typography.Paragraph>
+  );
+}
 
 export function AuthScreen({ initialMode = 'login' }: { initialMode?: AuthMode }) {
   const [mode, setMode] = useState<AuthMode>(initialMode);
@@ -40,11 +52,7 @@ export function AuthScreen({ initialMode = 'login' }: { initialMode?: AuthMode }
         <Typography.Title level={3} style={{ textAlign: 'center', marginTop: 0 }}>
           {mode === 'login' ? '登录 GPU 云平台' : '注册账号'}
         </Typography.Title>
-        {mode === 'register' ? (
-          <Typography.Paragraph type="secondary" style={{ textAlign: 'center' }}>
-            新用户注册即送 20 元体验金
-          </Typography.Paragraph>
-        ) : null}
+        {mode === 'register' ? <TrialCredit /> : null}
         {errorMessage ? (
           <Alert type="error" showIcon message={errorMessage} style={{ marginBottom: 16 }} />
         ) : null}

@@ -1,10 +1,10 @@
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
+import type { AuthAnswer, LoginInput } from '@gpucloud/control-plane/api';
 import { useMutation } from '@tanstack/react-query';
 import { App, Button, Divider, Flex, Form, Input, Typography } from 'antd';
 import { Link } from 'react-router-dom';
 import { withDetail } from '../../../lib/api-client';
-import { type LoginInput, login } from '../api/login';
-import type { AuthAnswer } from '../api/types';
+import { login } from '../api/login';
 import { validateLogin } from '../validation';
 import { WechatLoginButton } from './wechat-login-button';
 

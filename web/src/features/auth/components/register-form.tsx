@@ -1,3 +1,4 @@
+import type { AuthAnswer } from '@gpucloud/control-plane/api';
 import { useMutation } from '@tanstack/react-query';
 import { App, Button, Flex, Form, Input } from 'antd';
 import { SendCodeButton } from '../../../components/send-code-button';
@@ -6,7 +7,6 @@ import { ruleFrom } from '../../../lib/form-rules';
 import { useCountdown } from '../../../lib/use-countdown';
 import { register } from '../api/register';
 import { EMAIL_CODE_COUNTDOWN_S, sendEmailVerifyCode } from '../api/send-email-code';
-import type { AuthAnswer } from '../api/types';
 import {
   validateCode,
   validateConfirm,

@@ -1,7 +1,13 @@
+import type {
+  Balance,
+  CreatedPayment,
+  PayAnswer,
+  PaymentClosed,
+  TradeState,
+} from '@gpucloud/control-plane/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { billingKeys } from '../../../lib/query-keys';
-import type { Balance, CreatedPayment, PayAnswer } from '../types';
 
 export function createWechatPayment(input: { amount: number; description?: string }) {
   return api.post<CreatedPayment>('/api/billing/wechat/create', {
@@ -12,14 +18,14 @@ export function createWechatPayment(input: { amount: number; description?: strin
 }
 
 export function queryWechatPayment(outTradeNo: string, signal?: AbortSignal) {
-  return api.get<{ out_trade_no: string; trade_state: string }>('/api/billing/wechat/query', {
+  return api.get<TradeState>('/api/billing/wechat/query', {
     params: { out_trade_no: outTradeNo },
     signal,
   });
 }
 
 export function cancelWechatPayment(outTradeNo: string) {
-  return api.post<{ ok: boolean; trade_state: string }>('/api/billing/wechat/cancel', {
+  return api.post<PaymentClosed>('/api/billing/wechat/cancel', {
     out_trade_no: outTradeNo,
   });
 }

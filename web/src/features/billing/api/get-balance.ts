@@ -1,7 +1,7 @@
+import type { Balance, Statistics } from '@gpucloud/control-plane/api';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { billingKeys } from '../../../lib/query-keys';
-import type { Balance, Statistics } from '../types';
 
 export function useBalance() {
   return useQuery({

@@ -1,9 +1,9 @@
+import type { BillingRecord } from '@gpucloud/control-plane/api';
 import { screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { routes } from '../../../app/router';
 import { setSession } from '../../../lib/auth';
 import { fakeServer, findButtons, renderRoutes } from '../../../test/render';
-import type { BillingRecord } from '../types';
 
 beforeEach(() => {
   setSession('tok', { username: 'alice', nickname: '', isAdmin: false });

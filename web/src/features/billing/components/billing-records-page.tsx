@@ -1,10 +1,9 @@
-import { ReloadOutlined } from '@ant-design/icons';
-import { createColumnHelper, type PaginationState } from '@tanstack/react-table';
-import { App, Button, DatePicker, Select, Space, Tag, Typography } from 'antd';
+import type { BillingRecord } from '@gpucloud/control-plane/api';
+import { createColumnHelper } from '@tanstack/react-table';
+import { Button, DatePicker, Select, Tag, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
-import { useEffect, useState } from 'react';
-import { DataTable, usePagedTable } from '../../../components/data-table';
-import { PageHeader } from '../../../components/page-header';
+import { useState } from 'react';
+import { ListPage, type ListQuery } from '../../../components/list-page';
 import { formatDateTime } from '../../../lib/format';
 import { useBillingRecords } from '../api/get-billing-records';
 import {
@@ -15,7 +14,7 @@ import {
   RECORD_TYPE_LABELS,
   signedYuan,
 } from '../money';
-import type { BillingRecord, RecordQuery } from '../types';
+import type { RecordQuery } from '../types';
 import { PayNowDialog, type PayTarget } from './pay-now-dialog';
 
 const column = createColumnHelper<BillingRecord>();
@@ -39,27 +38,25 @@ function payTarget(r: BillingRecord): PayTarget {
   };
 }
 
+/** The type and date range the records are filtered by. */
+type RecordFilter = Omit<RecordQuery, 'page' | 'size'>;
+
+function useRecordList({ page, size }: ListQuery, filter: RecordFilter) {
+  return useBillingRecords({ page, size, ...filter });
+}
+
 /** /user/billing-records: date range, type filter, pages of 10/20/50/100, pay-now on pending records. */
 export function BillingRecordsPage() {
-  const { message } = App.useApp();
   const [type, setType] = useState<RecordQuery['type']>('all');
   const [range, setRange] = useState<[Dayjs | null, Dayjs | null] | null>(null);
-  const [pagination, setPagination] = useState<PaginationState>({ pageIndex: 0, pageSize: 10 });
   const [paying, setPaying] = useState<PayTarget | null>(null);
-  const records = useBillingRecords({
-    page: pagination.pageIndex + 1,
-    size: pagination.pageSize,
+  const filter: RecordFilter = {
     type,
     startDate: range?.[0]?.startOf('day').toISOString(),
     endDate: range?.[1]?.endOf('day').toISOString(),
-  });
-  useEffect(() => {
-    if (records.isError) message.error('获取记录失败');
-  }, [records.isError, message]);
+  };
 
-  const items = records.data?.items ?? [];
-  const anyPending = items.some((r) => r.status === 'pending');
-  const columns = [
+  const columns = (rows: BillingRecord[]) => [
     column.accessor('create_time', { header: '时间', cell: (i) => formatDateTime(i.getValue()) }),
     column.accessor('type', {
       header: '类型',
@@ -86,7 +83,8 @@ export function BillingRecordsPage() {
         return <Tag color={s?.color}>{s?.label ?? i.getValue()}</Tag>;
       },
     }),
-    ...(anyPending
+    // The 操作 column only while some record of the page waits for payment.
+    ...(rows.some((r) => r.status === 'pending')
       ? [
           column.display({
             id: 'actions',
@@ -102,64 +100,39 @@ export function BillingRecordsPage() {
         ]
       : []),
   ];
-  const table = usePagedTable({
-    rows: items,
-    total: records.data?.total,
-    columns,
-    pagination,
-    onPaginationChange: setPagination,
-    rowId: (row) => row.id,
-  });
-  const resetPage = () => setPagination((p) => ({ ...p, pageIndex: 0 }));
 
   return (
-    <div>
-      <PageHeader
-        title="账单记录"
-        extra={
-          <Space wrap>
-            <DatePicker.RangePicker
-              value={range}
-              onChange={(value) => {
-                setRange(value);
-                resetPage();
-              }}
-              aria-label="日期范围"
-            />
-            <Select
-              value={type}
-              style={{ width: 120 }}
-              aria-label="类型"
-              onChange={(value) => {
-                setType(value);
-                resetPage();
-              }}
-              options={[
-                { value: 'all', label: '全部' },
-                { value: 'expense', label: '消费' },
-                { value: 'recharge', label: '充值' },
-              ]}
-            />
-            <Button
-              icon={<ReloadOutlined />}
-              onClick={() => void records.refetch()}
-              loading={records.isFetching}
-            >
-              刷新
-            </Button>
-          </Space>
-        }
-      />
-      <DataTable
-        table={table}
-        loading={records.isPending}
-        pagination
-        pageSizeOptions={RECORD_PAGE_SIZES}
-        aria-label="账单记录"
-        emptyText="暂无账单记录"
-        rowTestId={(row) => `record-row-${row.id}`}
-      />
+    <ListPage
+      title="账单记录"
+      useList={useRecordList}
+      columns={columns}
+      rowId={(row) => row.id}
+      rowTestId={(row) => `record-row-${row.id}`}
+      aria-label="账单记录"
+      emptyText="暂无账单记录"
+      errorTitle="获取记录失败"
+      defaultPageSize={10}
+      pageSizeOptions={RECORD_PAGE_SIZES}
+      filters={
+        <>
+          <DatePicker.RangePicker value={range} onChange={setRange} aria-label="日期范围" />
+          <Select
+            value={type}
+            style={{ width: 120 }}
+            aria-label="类型"
+            onChange={setType}
+            options={[
+              { value: 'all', label: '全部' },
+              { value: 'expense', label: '消费' },
+              { value: 'recharge', label: '充值' },
+            ]}
+          />
+        </>
+      }
+      filter={filter}
+      refresh
+    >
       <PayNowDialog target={paying} onClose={() => setPaying(null)} />
-    </div>
+    </ListPage>
   );
 }

@@ -1,9 +1,9 @@
+import type { CreatedPayment } from '@gpucloud/control-plane/api';
 import { App, Modal, Radio, Typography } from 'antd';
 import { useState } from 'react';
 import { withDetail } from '../../../lib/api-client';
 import { usePayOrder } from '../api/billing-commands';
 import { yuan } from '../money';
-import type { CreatedPayment } from '../types';
 import { PaymentQr } from './payment-qr';
 
 export interface PayTarget {

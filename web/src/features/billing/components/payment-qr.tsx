@@ -1,4 +1,5 @@
 import { WechatOutlined } from '@ant-design/icons';
+import type { CreatedPayment } from '@gpucloud/control-plane/api';
 import { useQuery } from '@tanstack/react-query';
 import { App, Button, Flex, Spin, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
@@ -14,7 +15,6 @@ import {
   tradeStateText,
   yuan,
 } from '../money';
-import type { CreatedPayment } from '../types';
 
 /** A QR image of `text`, 200 px with margin 2; the qrcode package loads only when one is shown. */
 export function QrImage({ text, testId }: { text: string; testId?: string }) {

@@ -1,3 +1,4 @@
+import type { CreatedPayment, PayAnswer } from '@gpucloud/control-plane/api';
 import { useMutation } from '@tanstack/react-query';
 import { App, Button, Descriptions, Form, InputNumber, Modal, Radio } from 'antd';
 import { useState } from 'react';
@@ -5,7 +6,6 @@ import { api, withDetail } from '../../../lib/api-client';
 import { billingTypeInfo, computeTotalPrice, isBillingType } from '../../../lib/billing-types';
 import { formatDateTime } from '../../../lib/format';
 import { useInvalidateMoney } from '../api/billing-commands';
-import type { CreatedPayment, PayAnswer } from '../types';
 import { PaymentQr } from './payment-qr';
 
 interface RenewableContainer {

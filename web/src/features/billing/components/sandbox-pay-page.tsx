@@ -1,17 +1,11 @@
 import { CheckCircleFilled, WechatOutlined } from '@ant-design/icons';
+import type { PaymentClosed, SandboxPayment } from '@gpucloud/control-plane/api';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Descriptions, Flex, Result, Typography } from 'antd';
 import { useParams } from 'react-router-dom';
 import { api, errorDetail, withDetail } from '../../../lib/api-client';
 import { billingKeys } from '../../../lib/query-keys';
 import { yuan } from '../money';
-
-interface SandboxPayment {
-  out_trade_no: string;
-  amount: number;
-  description: string;
-  trade_state: string;
-}
 
 /**
  * /pay/sandbox/{out_trade_no}: what the QR code opens when WeChat Pay is not configured. Its
@@ -27,8 +21,7 @@ export function SandboxPayPage() {
       api.get<SandboxPayment>(`/api/billing/wechat/sandbox/${encodeURIComponent(no)}`, { signal }),
   });
   const pay = useMutation({
-    mutationFn: () =>
-      api.post<{ trade_state: string }>(`/api/billing/wechat/sandbox/${encodeURIComponent(no)}/pay`),
+    mutationFn: () => api.post<PaymentClosed>(`/api/billing/wechat/sandbox/${encodeURIComponent(no)}/pay`),
     onSuccess: () => {
       message.success('支付成功');
       void info.refetch();

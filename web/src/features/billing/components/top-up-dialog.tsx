@@ -1,9 +1,9 @@
+import type { CreatedPayment } from '@gpucloud/control-plane/api';
 import { Alert, App, Form, InputNumber, Modal, Radio } from 'antd';
 import { useState } from 'react';
 import { ApiError } from '../../../lib/api-client';
 import { useCreateWechatPayment } from '../api/billing-commands';
 import { DEFAULT_TOP_UP, MIN_TOP_UP, type TopUpMethod, validateTopUpAmount } from '../money';
-import type { CreatedPayment } from '../types';
 import { PaymentQr } from './payment-qr';
 import { SupportContact } from './support-contact';
 

@@ -1,15 +1,21 @@
+import type {
+  AdminFrameworkList,
+  FrameworkInput,
+  FrameworkVersion,
+  SavedFramework,
+  VersionInput,
+} from '@gpucloud/control-plane/api';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { type ListResponse, toList } from '../../../lib/list';
+import { toList } from '../../../lib/list';
 import { catalogueKeys } from '../../../lib/query-keys';
-import type { EntityId, FrameworkVersion } from '../../market/types';
-import type { AdminFramework, FrameworkInput, VersionInput } from '../types';
+import type { EntityId } from '../../market/types';
 import { useCatalogueMutation } from './use-catalogue-mutation';
 
 const id = (value: EntityId) => encodeURIComponent(String(value));
 
 export async function getAdminFrameworks(signal?: AbortSignal) {
-  return toList(await api.get<ListResponse<AdminFramework>>('/api/admin/frameworks', { signal }));
+  return toList(await api.get<AdminFrameworkList>('/api/admin/frameworks', { signal }));
 }
 
 export function useAdminFrameworks() {
@@ -22,8 +28,8 @@ export function useAdminFrameworks() {
 export const useSaveFramework = () =>
   useCatalogueMutation(({ frameworkId, input }: { frameworkId?: EntityId; input: FrameworkInput }) =>
     frameworkId === undefined
-      ? api.post<AdminFramework>('/api/admin/frameworks', input)
-      : api.put<AdminFramework>(`/api/admin/frameworks/${id(frameworkId)}`, input),
+      ? api.post<SavedFramework>('/api/admin/frameworks', input)
+      : api.put<SavedFramework>(`/api/admin/frameworks/${id(frameworkId)}`, input),
   );
 
 export const useDeleteFramework = () =>

@@ -1,15 +1,15 @@
+import type { AdminProduct, AdminProductList, ProductInput } from '@gpucloud/control-plane/api';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { type ListResponse, toList } from '../../../lib/list';
+import { toList } from '../../../lib/list';
 import { catalogueKeys } from '../../../lib/query-keys';
 import type { EntityId } from '../../market/types';
-import type { AdminProduct, ProductInput } from '../types';
 import { useCatalogueMutation } from './use-catalogue-mutation';
 
 const path = (productId: EntityId) => `/api/admin/products/${encodeURIComponent(String(productId))}`;
 
 export async function getAdminProducts(signal?: AbortSignal) {
-  return toList(await api.get<ListResponse<AdminProduct>>('/api/admin/products', { signal }));
+  return toList(await api.get<AdminProductList>('/api/admin/products', { signal }));
 }
 
 export function useAdminProducts() {

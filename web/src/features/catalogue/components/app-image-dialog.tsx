@@ -1,25 +1,24 @@
+import type { AppImage, ImageInput } from '@gpucloud/control-plane/api';
 import { App, Form, Input, Select } from 'antd';
 import { FormDialog } from '../../../components/form-dialog';
 import { withServerDetail } from '../../../lib/api-client';
 import { ruleFrom } from '../../../lib/form-rules';
 import { APP_CATEGORIES } from '../../apps/categories';
 import type { AppCategory } from '../../apps/types';
-import type { EntityId } from '../../market/types';
 import { useAdminFrameworks } from '../api/frameworks';
 import { useSaveImage } from '../api/images';
 import { checkIconUrl } from '../rules';
-import type { AdminImage, ImageInput } from '../types';
 
 interface ImageFormValues {
   name: string;
   icon: string;
   description: string;
   category: AppCategory;
-  framework_version_id?: EntityId;
+  framework_version_id?: number;
 }
 
 /** 新建应用镜像 / 编辑应用镜像: what the app market shows, and the framework version it runs. */
-export function AppImageDialog({ image, onClose }: { image: AdminImage | null; onClose: () => void }) {
+export function AppImageDialog({ image, onClose }: { image: AppImage | null; onClose: () => void }) {
   const { message } = App.useApp();
   const [form] = Form.useForm<ImageFormValues>();
   const save = useSaveImage();
@@ -106,7 +105,7 @@ export function AppImageDialog({ image, onClose }: { image: AdminImage | null; o
         name="framework_version_id"
         rules={[{ required: true, message: '请选择框架版本' }]}
       >
-        <Select<EntityId>
+        <Select<number>
           showSearch
           optionFilterProp="label"
           placeholder="请选择框架版本"

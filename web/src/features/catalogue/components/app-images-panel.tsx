@@ -1,4 +1,5 @@
 import { PlusOutlined } from '@ant-design/icons';
+import type { AppImage } from '@gpucloud/control-plane/api';
 import {
   createColumnHelper,
   getCoreRowModel,
@@ -13,13 +14,12 @@ import { formatDateTime } from '../../../lib/format';
 import { categoryLabel } from '../../apps/categories';
 import { AppIcon } from '../../apps/components/app-icon';
 import { useAdminImages, useDeleteImage } from '../api/images';
-import type { AdminImage } from '../types';
 import { AppImageDialog } from './app-image-dialog';
 import { ConfirmDelete } from './confirm-delete';
 
-const column = createColumnHelper<AdminImage>();
+const column = createColumnHelper<AppImage>();
 
-function DeleteImage({ image }: { image: AdminImage }) {
+function DeleteImage({ image }: { image: AppImage }) {
   const remove = useDeleteImage();
   return (
     <ConfirmDelete
@@ -34,7 +34,7 @@ function DeleteImage({ image }: { image: AdminImage }) {
 /** 应用镜像: the cards of the app market. */
 export function AppImagesPanel() {
   const images = useAdminImages();
-  const [editing, setEditing] = useState<AdminImage | 'new' | null>(null);
+  const [editing, setEditing] = useState<AppImage | 'new' | null>(null);
   const columns = useMemo(
     () => [
       column.accessor('name', {

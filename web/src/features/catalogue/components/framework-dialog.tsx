@@ -1,10 +1,10 @@
+import type { AdminFramework } from '@gpucloud/control-plane/api';
 import { App, Form, Input } from 'antd';
 import { FormDialog } from '../../../components/form-dialog';
 import { withServerDetail } from '../../../lib/api-client';
 import { ruleFrom } from '../../../lib/form-rules';
 import { useSaveFramework } from '../api/frameworks';
 import { checkPortRows, type PortRow, portRowsFrom, portsMapFrom } from '../rules';
-import type { AdminFramework } from '../types';
 import { PortsMapInput } from './row-inputs';
 
 interface FrameworkFormValues {

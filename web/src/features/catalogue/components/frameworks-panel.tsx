@@ -1,11 +1,11 @@
 import { PlusOutlined } from '@ant-design/icons';
+import type { AdminFramework } from '@gpucloud/control-plane/api';
 import { createColumnHelper, getCoreRowModel, useReactTable } from '@tanstack/react-table';
 import { Alert, Button, Flex, Space, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { DataTable } from '../../../components/data-table';
 import { errorDetail } from '../../../lib/api-client';
 import { useAdminFrameworks, useDeleteFramework } from '../api/frameworks';
-import type { AdminFramework } from '../types';
 import { ConfirmDelete } from './confirm-delete';
 import { FrameworkDialog } from './framework-dialog';
 import { PortTags } from './port-tags';

@@ -1,9 +1,9 @@
+import type { AdminFramework, AppImage } from '@gpucloud/control-plane/api';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { routes } from '../../../app/router';
 import { setSession } from '../../../lib/auth';
 import { dialog, fakeServer, getButton, renderRoutes, waitForButton } from '../../../test/render';
-import type { AdminFramework, AdminImage } from '../types';
 
 // antd screens render slowly in jsdom, more so while other test files run in parallel: wait longer
 // than the default for them (this file only; vitest isolates test files).
@@ -12,6 +12,7 @@ const pytorch: AdminFramework = {
   id: 1,
   name: 'PyTorch',
   ports: { ssh: 22, jupyter: 8888 },
+  sort: 0,
   versions: [
     {
       id: 11,
@@ -25,7 +26,7 @@ const pytorch: AdminFramework = {
     },
   ],
 };
-const image: AdminImage = {
+const image: AppImage = {
   id: 3,
   name: 'PyTorch 2.5.1',
   icon: '',

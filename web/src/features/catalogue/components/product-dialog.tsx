@@ -1,16 +1,16 @@
+import type { AdminProduct, ProductInput } from '@gpucloud/control-plane/api';
 import { App, Col, Form, Input, InputNumber, Row, Select, Switch } from 'antd';
 import { FormDialog } from '../../../components/form-dialog';
 import { withServerDetail } from '../../../lib/api-client';
 import { ruleFrom } from '../../../lib/form-rules';
 import { parseServerConfig } from '../../market/products';
-import type { EntityId } from '../../market/types';
 import { useNodes } from '../../nodes/api/get-nodes';
 import { useSaveProduct } from '../api/products';
 import { checkYuan } from '../rules';
-import type { AdminProduct, ProductInput, SystemType } from '../types';
+import type { SystemType } from '../types';
 
 interface ProductFormValues {
-  node_id?: EntityId;
+  node_id?: number;
   name: string;
   region: string;
   gpu_type: string;
@@ -60,7 +60,8 @@ export function productFormValues(product: AdminProduct | null): ProductFormValu
 /** The PUT/POST body; the enabled switch goes with every save. */
 export function productInputFrom(values: ProductFormValues): ProductInput {
   return {
-    node_id: values.node_id ?? '',
+    // The form requires a node; 0 is refused by the server as 请选择节点 all the same.
+    node_id: values.node_id ?? 0,
     name: values.name.trim(),
     region: values.region.trim(),
     gpu_type: values.gpu_type.trim(),
@@ -114,7 +115,7 @@ export function ProductDialog({ product, onClose }: { product: AdminProduct | nu
       <Row gutter={16}>
         <Col span={12}>
           <Form.Item label="节点" name="node_id" rules={[{ required: true, message: '请选择节点' }]}>
-            <Select<EntityId>
+            <Select<number>
               placeholder="请选择节点"
               loading={nodes.isPending}
               options={(nodes.data?.items ?? []).map((node) => ({

@@ -1,9 +1,9 @@
+import type { AdminProduct } from '@gpucloud/control-plane/api';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { routes } from '../../../app/router';
 import { setSession } from '../../../lib/auth';
 import { dialog, fakeServer, getButton, renderRoutes, waitForButton } from '../../../test/render';
-import type { AdminProduct } from '../types';
 
 // antd screens render slowly in jsdom, more so while other test files run in parallel: wait longer
 // than the default for them (this file only; vitest isolates test files).
@@ -25,6 +25,8 @@ const product: AdminProduct = {
   server_config: { system_gpu_type: 'ubuntu' },
   status: 'available',
   node_id: 1,
+  simulated: false,
+  warm_version_ids: [],
   node_name: 'local',
   enabled: true,
 };

@@ -1,4 +1,5 @@
 import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import type { AdminProduct } from '@gpucloud/control-plane/api';
 import {
   createColumnHelper,
   getCoreRowModel,
@@ -13,7 +14,6 @@ import { errorDetail, withServerDetail } from '../../../lib/api-client';
 import { formatYuan } from '../../../lib/format';
 import { isWindowsServer } from '../../market/products';
 import { useAdminProducts, useDeleteProduct, useSaveProduct } from '../api/products';
-import type { AdminProduct } from '../types';
 import { ConfirmDelete } from './confirm-delete';
 import { ProductDialog, productFormValues, productInputFrom } from './product-dialog';
 

@@ -1,8 +1,9 @@
+import type { AdminFramework, FrameworkVersion, VersionInput } from '@gpucloud/control-plane/api';
 import { App, Form, Input, Radio } from 'antd';
 import { FormDialog } from '../../../components/form-dialog';
 import { withServerDetail } from '../../../lib/api-client';
 import { ruleFrom } from '../../../lib/form-rules';
-import type { FrameworkVersion, MountEntry } from '../../market/types';
+import type { MountEntry } from '../../market/types';
 import { useSaveVersion } from '../api/frameworks';
 import {
   checkCustomPorts,
@@ -14,7 +15,7 @@ import {
   portRowsFrom,
   portsMapFrom,
 } from '../rules';
-import type { AdminFramework, SystemType, VersionInput } from '../types';
+import type { SystemType } from '../types';
 import { DefaultMountsInput, PortsMapInput } from './row-inputs';
 
 interface VersionFormValues {

@@ -1,11 +1,10 @@
 import { PlusOutlined } from '@ant-design/icons';
+import type { AdminFramework, FrameworkVersion } from '@gpucloud/control-plane/api';
 import { createColumnHelper, getCoreRowModel, useReactTable } from '@tanstack/react-table';
 import { Button, Drawer, Space, Tag, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { DataTable } from '../../../components/data-table';
-import type { FrameworkVersion } from '../../market/types';
 import { useDeleteVersion } from '../api/frameworks';
-import type { AdminFramework } from '../types';
 import { ConfirmDelete } from './confirm-delete';
 import { MountTags, PortTags } from './port-tags';
 import { VersionDialog } from './version-dialog';

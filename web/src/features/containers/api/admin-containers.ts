@@ -1,8 +1,8 @@
+import type { Container, ContainerList } from '@gpucloud/control-plane/api';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { type ListResponse, toList } from '../../../lib/list';
+import { toList } from '../../../lib/list';
 import { containerKeys } from '../../../lib/query-keys';
-import type { Container } from '../types';
 import type { StartRequest } from './container-commands';
 
 /** GET /api/admin/containers: page is 1-based; an empty username or status is left out. */
@@ -19,7 +19,7 @@ export const ADMIN_DEFAULT_PAGE_SIZE = 20;
 const adminPath = (id: string) => `/api/admin/containers/${encodeURIComponent(id)}`;
 
 export async function getAdminContainers(query: AdminContainerQuery, signal?: AbortSignal) {
-  const data = await api.get<ListResponse<Container>>('/api/admin/containers', {
+  const data = await api.get<ContainerList>('/api/admin/containers', {
     params: {
       page: query.page,
       size: query.size,

@@ -1,8 +1,13 @@
+import type {
+  Container,
+  ContainerMountsInput,
+  ContainerPassword,
+  ContainerPortsInput,
+} from '@gpucloud/control-plane/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { containerKeys } from '../../../lib/query-keys';
 import type { MountRow } from '../container-config';
-import type { Container } from '../types';
 
 const containerPath = (id: string) => `/api/containers/${encodeURIComponent(id)}`;
 
@@ -25,15 +30,15 @@ export function deleteContainer(id: string) {
 }
 
 export function resetContainerPassword(id: string) {
-  return api.post<{ password: string }>(`${containerPath(id)}/reset-password`, {});
+  return api.post<ContainerPassword>(`${containerPath(id)}/reset-password`, {});
 }
 
 export function updateContainerPorts({ id, ports }: { id: string; ports: number[] }) {
-  return api.post<Container>(`${containerPath(id)}/ports`, { ports });
+  return api.post<Container>(`${containerPath(id)}/ports`, { ports } satisfies ContainerPortsInput);
 }
 
 export function updateContainerMounts({ id, mounts }: { id: string; mounts: MountRow[] }) {
-  return api.post<Container>(`${containerPath(id)}/mounts`, { mounts });
+  return api.post<Container>(`${containerPath(id)}/mounts`, { mounts } satisfies ContainerMountsInput);
 }
 
 function useContainerCommand<TInput, TResult>(command: (input: TInput) => Promise<TResult>) {

@@ -1,5 +1,5 @@
+import type { GpuMetrics } from '@gpucloud/control-plane/api';
 import { useQuery } from '@tanstack/react-query';
-import type { GpuMetrics } from '../../../components/gpu-chart/gpu-metrics';
 import { api } from '../../../lib/api-client';
 import { containerKeys } from '../../../lib/query-keys';
 

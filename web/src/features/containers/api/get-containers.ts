@@ -1,21 +1,16 @@
+import type { Container, ContainerList, ContainerStatusAnswer } from '@gpucloud/control-plane/api';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { api } from '../../../lib/api-client';
-import { type ListResponse, toList } from '../../../lib/list';
+import { toList } from '../../../lib/list';
 import { containerKeys } from '../../../lib/query-keys';
 import { pollInterval, STATUS_POLL_INTERVAL_MS } from '../status';
-import type { Container } from '../types';
 
 /** How long the server holds a status request for a change (GET …/status?wait=). */
 export const STATUS_WAIT_SECONDS = 5;
 
 export async function getContainers(signal?: AbortSignal) {
-  return toList(await api.get<ListResponse<Container> | Container[]>('/api/containers', { signal }));
-}
-
-export interface ContainerStatusAnswer {
-  status: string;
-  pull_progress: number | null;
+  return toList(await api.get<ContainerList>('/api/containers', { signal }));
 }
 
 /**

@@ -1,7 +1,7 @@
+import type { Container } from '@gpucloud/control-plane/api';
 import { Alert, Drawer, Skeleton } from 'antd';
 import { Component, lazy, type ReactNode, Suspense } from 'react';
 import { MSG_CONSOLE_OPEN_FAILED } from '../console-session';
-import type { Container } from '../types';
 
 // xterm.js is heavy: it is fetched the first time a console opens, never with the page.
 const ConsoleTerminal = lazy(() => import('./console-terminal'));

@@ -1,4 +1,5 @@
 import { CopyOutlined, DownOutlined } from '@ant-design/icons';
+import type { Container } from '@gpucloud/control-plane/api';
 import { App, Button, Dropdown, type MenuProps, Popconfirm, Space, Tooltip } from 'antd';
 import { withDetail } from '../../../lib/api-client';
 import { copyText } from '../../../lib/clipboard';
@@ -11,7 +12,7 @@ import {
 } from '../api/container-commands';
 import { connectionInfo } from '../connection';
 import { containerActions } from '../status';
-import type { Container, ContainerPanel } from '../types';
+import type { ContainerPanel } from '../types';
 import { DestroyContainerButton } from './destroy-container-button';
 import { useStartWithFallback } from './use-start-container';
 

@@ -1,9 +1,10 @@
+import type { Container } from '@gpucloud/control-plane/api';
 import { createColumnHelper } from '@tanstack/react-table';
 import { Space, Tag, Tooltip, Typography } from 'antd';
 import { billingTypeLabel } from '../../../lib/billing-types';
 import { formatDateTime } from '../../../lib/format';
 import { jupyterUrl, NO_JUPYTER, releaseNote, sshAddress } from '../connection';
-import type { Container, ContainerPanel } from '../types';
+import type { ContainerPanel } from '../types';
 import { ContainerActions } from './container-actions';
 import { ContainerStatusTag } from './container-status-tag';
 import { PasswordCell } from './password-cell';

@@ -1,7 +1,8 @@
+import type { Container } from '@gpucloud/control-plane/api';
 import { getCoreRowModel, getPaginationRowModel, useReactTable } from '@tanstack/react-table';
 import { useMemo } from 'react';
 import { DataTable } from '../../../components/data-table';
-import type { Container, ContainerPanel } from '../types';
+import type { ContainerPanel } from '../types';
 import { containerColumns } from './container-columns';
 
 export interface ContainerTableProps {

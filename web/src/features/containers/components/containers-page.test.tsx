@@ -1,14 +1,15 @@
+import type { Container } from '@gpucloud/control-plane/api';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { routes } from '../../../app/router';
 import { setSession } from '../../../lib/auth';
 import { fakeServer, findButtons, getButton, renderRoutes, waitForButton } from '../../../test/render';
-import type { Container } from '../types';
+import { aContainer } from '../test-fixtures';
 
 // antd screens render slowly in jsdom, more so while other test files run in parallel: wait longer
 // than the default for them (this file only; vitest isolates test files).
 
-const base: Container = {
+const base: Container = aContainer({
   container_id: 'c-run',
   name: 'train-box',
   status: 'running',
@@ -23,7 +24,7 @@ const base: Container = {
   ssh_port: 10001,
   password: 'pa55word',
   frame_ports: { '22': 10001, '8888': 10002 },
-};
+});
 
 const containers: Container[] = [
   base,

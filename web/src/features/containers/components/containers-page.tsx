@@ -1,11 +1,12 @@
 import { ReloadOutlined } from '@ant-design/icons';
+import type { Container } from '@gpucloud/control-plane/api';
 import { Button, Space } from 'antd';
 import { useCallback, useState } from 'react';
 import { LinkButton } from '../../../components/link-button';
 import { LoadError } from '../../../components/load-error';
 import { PageHeader } from '../../../components/page-header';
 import { useContainers } from '../api/get-containers';
-import type { Container, ContainerPanel } from '../types';
+import type { ContainerPanel } from '../types';
 import { ConsoleDrawer } from './console-drawer';
 import { ContainerTable } from './container-table';
 import { EditMountsDialog } from './edit-mounts-dialog';

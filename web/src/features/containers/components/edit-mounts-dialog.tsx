@@ -1,4 +1,5 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import type { Container, VolumeSummary } from '@gpucloud/control-plane/api';
 import {
   Alert,
   App,
@@ -15,7 +16,7 @@ import {
 import { useState } from 'react';
 import { withServerDetail } from '../../../lib/api-client';
 import { useSession } from '../../../lib/auth';
-import { useVolumes, type VolumeSummary } from '../../storage/api/get-volumes';
+import { useVolumes } from '../../storage/api/get-volumes';
 import { useUpdateContainerMounts } from '../api/container-commands';
 import {
   checkMountRow,
@@ -24,7 +25,6 @@ import {
   type MountRow,
   MSG_MOUNTS_MAX,
 } from '../container-config';
-import type { Container } from '../types';
 
 /** The volume a mount source names: its id, its full name or the part after the username. */
 function volumeOf(source: string, volumes: readonly VolumeSummary[], username: string) {

@@ -1,9 +1,9 @@
+import type { Container } from '@gpucloud/control-plane/api';
 import { Alert, App, Button, Empty, Flex, Input, Modal, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { withServerDetail } from '../../../lib/api-client';
 import { useUpdateContainerPorts } from '../api/container-commands';
 import { checkContainerPort, frameworkPortsOf, MAX_CONTAINER_PORTS } from '../container-config';
-import type { Container } from '../types';
 
 /** 修改端口: the custom ports (10000-20000, host port = container port) of an existing container. */
 export function EditPortsDialog({ container, onClose }: { container: Container; onClose: () => void }) {

@@ -1,6 +1,6 @@
+import type { Container } from '@gpucloud/control-plane/api';
 import { App, Drawer, Tag } from 'antd';
 import { useLayoutEffect, useRef } from 'react';
-import type { Container } from '../types';
 import { type LogStreamState, useLogStream } from './use-log-stream';
 
 const STATE_TAGS: Record<LogStreamState, { color: string; label: string }> = {

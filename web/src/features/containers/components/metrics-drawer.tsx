@@ -1,10 +1,10 @@
+import type { Container } from '@gpucloud/control-plane/api';
 import { Alert, Drawer, Segmented, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import type { GpuMetricKind } from '../../../components/gpu-chart/gpu-metrics';
 import { LazyGpuChart } from '../../../components/gpu-chart/lazy-gpu-chart';
 import { errorDetail } from '../../../lib/api-client';
 import { useContainerMetrics } from '../api/get-container-metrics';
-import type { Container } from '../types';
 
 /** 容器监控: utilisation and memory of the container's GPUs over the last hour. */
 export function MetricsDrawer({ container, onClose }: { container: Container | null; onClose: () => void }) {

@@ -1,7 +1,13 @@
+import type {
+  Coupon,
+  CouponGrant,
+  CouponList,
+  CouponStatus,
+  GrantedCoupons,
+} from '@gpucloud/control-plane/api';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { type ListResponse, toList } from '../../../lib/list';
-import type { Coupon, CouponStatus } from '../types';
+import { toList } from '../../../lib/list';
 
 export const couponKeys = {
   all: ['coupons'] as const,
@@ -15,7 +21,7 @@ export function useCoupons(page: number, size: number, status: CouponStatus | 'a
     queryKey: couponKeys.mine(page, size, status),
     queryFn: async ({ signal }) =>
       toList(
-        await api.get<ListResponse<Coupon>>('/api/coupons', {
+        await api.get<CouponList>('/api/coupons', {
           signal,
           params: { page, page_size: size, status: status === 'all' ? undefined : status },
         }),
@@ -29,7 +35,7 @@ export function useAdminCoupons(page: number, size: number, status: CouponStatus
     queryKey: couponKeys.admin(page, size, status, username),
     queryFn: async ({ signal }) =>
       toList(
-        await api.get<ListResponse<Coupon>>('/api/admin/coupons', {
+        await api.get<CouponList>('/api/admin/coupons', {
           signal,
           params: {
             page,
@@ -58,15 +64,7 @@ function useCouponCommand<T, R>(command: (input: T) => Promise<R>) {
 export const useUseCoupon = () =>
   useCouponCommand((id: number) => api.post<Coupon>(`/api/coupons/${id}/use`));
 
-export interface CouponGrant {
-  name: string;
-  amount: number;
-  minAmount: number;
-  expireDate: string;
-  usernames: string[];
-}
-
 export const useGrantCoupons = () =>
-  useCouponCommand((body: CouponGrant) => api.post<{ created: number }>('/api/admin/coupons', body));
+  useCouponCommand((body: CouponGrant) => api.post<GrantedCoupons>('/api/admin/coupons', body));
 export const useRevokeCoupon = () =>
   useCouponCommand((id: number) => api.delete<{ ok: boolean }>(`/api/admin/coupons/${id}`));

@@ -1,3 +1,4 @@
+import type { Coupon, CouponStatus } from '@gpucloud/control-plane/api';
 import {
   Alert,
   App,
@@ -17,7 +18,7 @@ import { PageHeader } from '../../../components/page-header';
 import { withDetail } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
 import { useCoupons, useUseCoupon } from '../api/coupons';
-import { COUPON_PAGE_SIZES, COUPON_STATUS, type Coupon, type CouponStatus } from '../types';
+import { COUPON_PAGE_SIZES, COUPON_STATUS } from '../types';
 
 function CouponCard({
   coupon,

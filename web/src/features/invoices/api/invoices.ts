@@ -1,7 +1,7 @@
+import type { Invoice, InvoiceApplication, InvoiceList, InvoiceStatus } from '@gpucloud/control-plane/api';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { type ListResponse, toList } from '../../../lib/list';
-import type { Invoice, InvoiceStatus } from '../types';
+import { toList } from '../../../lib/list';
 
 export const invoiceKeys = {
   all: ['invoices'] as const,
@@ -19,7 +19,7 @@ export function useInvoices(
     queryKey: invoiceKeys.list(scope, page, size, status),
     queryFn: async ({ signal }) =>
       toList(
-        await api.get<ListResponse<Invoice>>(scope === 'admin' ? '/api/admin/invoices' : '/api/invoices', {
+        await api.get<InvoiceList>(scope === 'admin' ? '/api/admin/invoices' : '/api/invoices', {
           signal,
           params:
             scope === 'admin'
@@ -29,13 +29,6 @@ export function useInvoices(
       ),
     placeholderData: keepPreviousData,
   });
-}
-
-export interface InvoiceApplication {
-  order_id: number;
-  title: string;
-  tax_no: string;
-  amount: number;
 }
 
 function useInvoiceCommand<T>(command: (input: T) => Promise<Invoice>) {

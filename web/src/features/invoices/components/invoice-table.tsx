@@ -1,33 +1,17 @@
-import { createColumnHelper, type PaginationState } from '@tanstack/react-table';
+import type { Invoice, InvoiceStatus } from '@gpucloud/control-plane/api';
+import { createColumnHelper } from '@tanstack/react-table';
 import { App, Button, Select, Tag } from 'antd';
 import type { ReactNode } from 'react';
-import { DataTable, usePagedTable } from '../../../components/data-table';
 import { errorDetail } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
 import { downloadInvoice } from '../api/invoices';
-import { INVOICE_STATUS, type Invoice, type InvoiceStatus } from '../types';
+import { INVOICE_STATUS } from '../types';
 
 const column = createColumnHelper<Invoice>();
 
-/** The invoices table of the user's and the admin's screens. */
-export function InvoiceTable({
-  invoices,
-  total,
-  loading,
-  pagination,
-  onPaginationChange,
-  actions,
-  showUser = false,
-}: {
-  invoices: Invoice[];
-  total: number;
-  loading: boolean;
-  pagination: PaginationState;
-  onPaginationChange: (p: PaginationState) => void;
-  actions: (invoice: Invoice) => ReactNode;
-  showUser?: boolean;
-}) {
-  const columns = [
+/** The columns of the user's and the admin's invoice lists; `actions` fills the 操作 column. */
+export function invoiceColumns(actions: (invoice: Invoice) => ReactNode, showUser = false) {
+  return [
     column.accessor('invoice_no', { header: '发票编号' }),
     ...(showUser ? [column.accessor('username', { header: '用户', cell: (i) => i.getValue() ?? '-' })] : []),
     column.accessor('title', { header: '发票抬头' }),
@@ -50,27 +34,19 @@ export function InvoiceTable({
       cell: ({ row }) => actions(row.original),
     }),
   ];
-  const table = usePagedTable({
-    rows: invoices,
-    total,
-    columns,
-    pagination,
-    onPaginationChange,
-    rowId: (row) => row.id,
-  });
-  return (
-    <DataTable
-      table={table}
-      loading={loading}
-      pagination
-      aria-label="发票列表"
-      emptyText="暂无发票"
-      rowTestId={(row) => `invoice-row-${row.id}`}
-    />
-  );
 }
 
-/** The status filter above both invoice tables. */
+/** What the user's and the admin's invoice lists share besides their columns. */
+export const INVOICE_LIST = {
+  rowId: (row: Invoice) => row.id,
+  rowTestId: (row: Invoice) => `invoice-row-${row.id}`,
+  'aria-label': '发票列表',
+  emptyText: '暂无发票',
+  errorTitle: '获取发票列表失败',
+  title: '发票管理',
+};
+
+/** The status filter above both invoice lists. */
 export function InvoiceStatusSelect({
   value,
   onChange,

@@ -1,20 +1,23 @@
-import type { PaginationState } from '@tanstack/react-table';
-import { Alert, App, Button, Popconfirm, Space } from 'antd';
+import type { Invoice, InvoiceStatus } from '@gpucloud/control-plane/api';
+import { App, Button, Popconfirm, Space } from 'antd';
 import { useState } from 'react';
-import { PageHeader } from '../../../components/page-header';
+import { ListPage, type ListQuery } from '../../../components/list-page';
 import { withDetail } from '../../../lib/api-client';
 import { useCancelInvoice, useInvoices } from '../api/invoices';
-import type { Invoice, InvoiceStatus } from '../types';
 import { ApplyInvoiceDialog } from './apply-invoice-dialog';
-import { DownloadInvoiceButton, InvoiceStatusSelect, InvoiceTable } from './invoice-table';
+import { DownloadInvoiceButton, INVOICE_LIST, InvoiceStatusSelect, invoiceColumns } from './invoice-table';
+
+type StatusFilter = InvoiceStatus | 'all';
+
+function useMyInvoices({ page, size }: ListQuery, status: StatusFilter) {
+  return useInvoices('mine', page, size, status);
+}
 
 /** /invoices: the user's invoices by status, apply, cancel a pending one, download an issued one. */
 export function InvoicesPage() {
   const { message } = App.useApp();
-  const [status, setStatus] = useState<InvoiceStatus | 'all'>('all');
-  const [pagination, setPagination] = useState<PaginationState>({ pageIndex: 0, pageSize: 10 });
+  const [status, setStatus] = useState<StatusFilter>('all');
   const [applying, setApplying] = useState(false);
-  const invoices = useInvoices('mine', pagination.pageIndex + 1, pagination.pageSize, status);
   const cancel = useCancelInvoice();
 
   const actions = (invoice: Invoice) => (
@@ -42,36 +45,20 @@ export function InvoicesPage() {
   );
 
   return (
-    <div>
-      <PageHeader
-        title="发票管理"
-        extra={
-          <Space wrap>
-            <InvoiceStatusSelect
-              value={status}
-              onChange={(value) => {
-                setStatus(value);
-                setPagination((p) => ({ ...p, pageIndex: 0 }));
-              }}
-            />
-            <Button type="primary" onClick={() => setApplying(true)}>
-              申请发票
-            </Button>
-          </Space>
-        }
-      />
-      {invoices.isError ? (
-        <Alert type="error" showIcon message="获取发票列表失败" style={{ marginBottom: 16 }} />
-      ) : null}
-      <InvoiceTable
-        invoices={invoices.data?.items ?? []}
-        total={invoices.data?.total ?? 0}
-        loading={invoices.isPending}
-        pagination={pagination}
-        onPaginationChange={setPagination}
-        actions={actions}
-      />
+    <ListPage
+      {...INVOICE_LIST}
+      useList={useMyInvoices}
+      columns={invoiceColumns(actions)}
+      defaultPageSize={10}
+      filters={<InvoiceStatusSelect value={status} onChange={setStatus} />}
+      filter={status}
+      actions={
+        <Button type="primary" onClick={() => setApplying(true)}>
+          申请发票
+        </Button>
+      }
+    >
       <ApplyInvoiceDialog open={applying} onClose={() => setApplying(false)} />
-    </div>
+    </ListPage>
   );
 }

@@ -1,8 +1,9 @@
+import type { Framework, FrameworkVersion } from '@gpucloud/control-plane/api';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { marketKeys } from '../../../lib/query-keys';
 import { findPreset } from '../framework-versions';
-import type { EntityId, Framework, FrameworkVersion } from '../types';
+import type { EntityId } from '../types';
 
 export function getFrameworks(signal?: AbortSignal) {
   return api.get<Framework[]>('/api/frameworks', { signal });

@@ -1,7 +1,8 @@
+import type { PurchaseAnswer, PurchasePayload } from '@gpucloud/control-plane/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { containerKeys, marketKeys } from '../../../lib/query-keys';
-import type { EntityId, PurchaseAnswer, PurchasePayload } from '../types';
+import type { EntityId } from '../types';
 
 export interface PurchaseRequest {
   productId: EntityId;

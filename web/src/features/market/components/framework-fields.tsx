@@ -1,3 +1,4 @@
+import type { FrameworkVersion } from '@gpucloud/control-plane/api';
 import { Form, type FormInstance, Radio, Select, Typography } from 'antd';
 import { useEffect, useRef } from 'react';
 import { errorDetail } from '../../../lib/api-client';
@@ -5,7 +6,6 @@ import { useFrameworks, useFrameworkVersions } from '../api/get-frameworks';
 import { findPreset, versionsForServer } from '../framework-versions';
 import { startsAtOnce } from '../products';
 import type { PurchaseFormValues, PurchasePreset } from '../purchase';
-import type { EntityId, FrameworkVersion } from '../types';
 
 /** What the chosen version brings: its ports (Windows' custom list included) and default mounts. */
 function VersionSummary({ version }: { version: FrameworkVersion }) {
@@ -26,7 +26,7 @@ export interface FrameworkFieldsProps {
   windowsServer: boolean;
   preset: PurchasePreset;
   /** Versions whose image the server holds: marked 已缓存, they start at once. */
-  warmVersionIds?: EntityId[] | undefined;
+  warmVersionIds?: number[] | undefined;
 }
 
 /** 镜像类型, 框架 and 框架版本; versions are limited to the server's system type. */
@@ -70,7 +70,7 @@ export function FrameworkFields({ form, windowsServer, preset, warmVersionIds }:
         help={frameworks.isError ? `获取框架列表失败：${errorDetail(frameworks.error)}` : undefined}
         validateStatus={frameworks.isError ? 'error' : undefined}
       >
-        <Select<EntityId>
+        <Select<number>
           placeholder="请选择框架"
           loading={frameworks.isPending}
           options={(frameworks.data ?? []).map((f) => ({ value: f.id, label: f.name }))}
@@ -93,7 +93,7 @@ export function FrameworkFields({ form, windowsServer, preset, warmVersionIds }:
           ) : undefined
         }
       >
-        <Select<EntityId>
+        <Select<number>
           placeholder={frameworkId === undefined ? '请先选择框架' : '请选择版本'}
           disabled={frameworkId === undefined}
           loading={versions.isFetching}

@@ -1,9 +1,9 @@
+import type { CloudProduct, PurchaseAnswer } from '@gpucloud/control-plane/api';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { routes } from '../../../app/router';
 import { setSession } from '../../../lib/auth';
 import { fakeServer, getButton, renderRoutes, waitForButton } from '../../../test/render';
-import type { CloudProduct, PurchaseAnswer } from '../types';
 
 // antd screens render slowly in jsdom, more so while other test files run in parallel: wait longer
 // than the default for them (this file only; vitest isolates test files).
@@ -21,9 +21,12 @@ const product = (overrides: Partial<CloudProduct>): CloudProduct => ({
   memory: '32GB',
   disk_size: '200GB NVMe',
   price: 2.5,
+  no_gpu_price: 0.25,
   server_config: { system_gpu_type: 'ubuntu' },
   status: 'available',
+  node_id: 1,
   simulated: true,
+  warm_version_ids: [],
   ...overrides,
 });
 

@@ -1,3 +1,4 @@
+import type { CloudProduct } from '@gpucloud/control-plane/api';
 import { Alert } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
@@ -8,7 +9,6 @@ import { useCloudProducts } from '../api/get-cloud-products';
 import { usePresetChoice } from '../api/get-frameworks';
 import { DEFAULT_MARKET_FILTERS, type MarketFilters as Filters } from '../filters';
 import { presetFromSearch } from '../purchase';
-import type { CloudProduct } from '../types';
 import { MarketFilters } from './market-filters';
 import { PresetNotice } from './preset-notice';
 import { ProductTable } from './product-table';

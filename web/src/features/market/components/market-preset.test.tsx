@@ -1,10 +1,10 @@
+import type { CloudProduct } from '@gpucloud/control-plane/api';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { routes } from '../../../app/router';
 import { setSession } from '../../../lib/auth';
 import { PENDING_DEPLOY_KEY } from '../../../lib/pending-deploy';
 import { fakeServer, getButton, renderRoutes } from '../../../test/render';
-import type { CloudProduct } from '../types';
 
 // antd screens render slowly in jsdom, more so while other test files run in parallel: wait longer
 // than the default for them (this file only; vitest isolates test files).
@@ -22,8 +22,12 @@ const product: CloudProduct = {
   memory: '32GB',
   disk_size: '200GB NVMe',
   price: 2.5,
+  no_gpu_price: 0.25,
   server_config: { system_gpu_type: 'ubuntu' },
   status: 'available',
+  node_id: 1,
+  simulated: false,
+  warm_version_ids: [],
 };
 
 function server() {

@@ -1,5 +1,6 @@
+import type { BillingType } from '@gpucloud/control-plane/api';
 import { Descriptions, Typography } from 'antd';
-import { type BillingType, billingTypeInfo, formatDiscount, priceFormula } from '../../../lib/billing-types';
+import { billingTypeInfo, formatDiscount, priceFormula } from '../../../lib/billing-types';
 import { formatYuan } from '../../../lib/format';
 
 export interface PriceSummaryProps {

@@ -1,3 +1,4 @@
+import type { CloudProduct } from '@gpucloud/control-plane/api';
 import {
   createColumnHelper,
   getCoreRowModel,
@@ -9,7 +10,7 @@ import { useMemo } from 'react';
 import { DataTable } from '../../../components/data-table';
 import { formatYuan } from '../../../lib/format';
 import { canPurchase, preferWarm, startsAtOnce } from '../products';
-import type { CloudProduct, EntityId } from '../types';
+import type { EntityId } from '../types';
 
 const column = createColumnHelper<CloudProduct>();
 

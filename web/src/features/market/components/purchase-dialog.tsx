@@ -1,10 +1,10 @@
+import type { BillingType, CloudProduct } from '@gpucloud/control-plane/api';
 import { App, Checkbox, Descriptions, Divider, Form, Input, InputNumber, Modal, Select } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { ApiError, withServerDetail } from '../../../lib/api-client';
 import {
   BILLING_TYPES,
-  type BillingType,
   billingOptionLabel,
   billingTypeInfo,
   validateDuration,
@@ -25,7 +25,7 @@ import {
   type PurchasePreset,
   totalFor,
 } from '../purchase';
-import type { CloudProduct, MountEntry } from '../types';
+import type { MountEntry } from '../types';
 import { CustomPortsInput } from './custom-ports-input';
 import { FrameworkFields } from './framework-fields';
 import { MountListInput } from './mount-list-input';

@@ -1,13 +1,13 @@
+import type { McpContainerList } from '@gpucloud/control-plane/api';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { type ListResponse, toList } from '../../../lib/list';
+import { toList } from '../../../lib/list';
 import { mcpKeys } from '../../../lib/query-keys';
 import { pollInterval, type StatusFilter } from '../status';
-import type { McpContainer } from '../types';
 
 export async function getMcpContainers(status: StatusFilter, signal?: AbortSignal) {
   const params = status === 'all' ? undefined : { status };
-  return toList(await api.get<ListResponse<McpContainer>>('/api/mcp/containers', { params, signal }));
+  return toList(await api.get<McpContainerList>('/api/mcp/containers', { params, signal }));
 }
 
 export function useMcpContainers(status: StatusFilter) {

@@ -1,13 +1,14 @@
+import type { CloudProductList } from '@gpucloud/control-plane/api';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { type ListResponse, toList } from '../../../lib/list';
+import { toList } from '../../../lib/list';
 import { mcpKeys } from '../../../lib/query-keys';
 import type { McpServerOption } from '../types';
 
 /** The servers the create form offers: cloud products with status available. */
-export async function getAvailableServers(signal?: AbortSignal) {
+export async function getAvailableServers(signal?: AbortSignal): Promise<McpServerOption[]> {
   const list = toList(
-    await api.get<ListResponse<McpServerOption>>('/api/cloud-products', {
+    await api.get<CloudProductList>('/api/cloud-products', {
       params: { status: 'available' },
       signal,
     }),

@@ -1,7 +1,7 @@
+import type { McpContainer, McpCreated, McpCreatePayload } from '@gpucloud/control-plane/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { mcpKeys } from '../../../lib/query-keys';
-import type { McpContainer, McpCreated, McpCreatePayload } from '../types';
 
 export const createMcpContainer = (payload: McpCreatePayload) =>
   api.post<McpCreated>('/api/mcp/containers', payload);

@@ -1,9 +1,10 @@
 import { ReloadOutlined } from '@ant-design/icons';
+import type { McpContainer } from '@gpucloud/control-plane/api';
 import { Alert, Button, Empty, Modal, Spin } from 'antd';
 import type { ReactNode } from 'react';
 import { errorDetail } from '../../../lib/api-client';
 import { useMcpLogs } from '../api/get-mcp-logs';
-import { type McpContainer, MSG_LOGS_FAILED, MSG_NO_LOGS } from '../types';
+import { MSG_LOGS_FAILED, MSG_NO_LOGS } from '../types';
 
 /** The container's recent log as text; 暂无日志 when empty, 获取日志失败 when it cannot be read. */
 export function LogsDialog({ container, onClose }: { container: McpContainer; onClose: () => void }) {

@@ -1,3 +1,4 @@
+import type { McpContainer } from '@gpucloud/control-plane/api';
 import { createColumnHelper, getCoreRowModel, useReactTable } from '@tanstack/react-table';
 import { App, Button, Popconfirm, Space, Tag, Typography } from 'antd';
 import { useMemo } from 'react';
@@ -7,7 +8,6 @@ import { formatDateTime } from '../../../lib/format';
 import { DestroyContainerButton } from '../../containers/components/destroy-container-button';
 import { useDeleteMcpContainer, useStartMcpContainer, useStopMcpContainer } from '../api/mcp-commands';
 import { canResetPassword, canStart, canStop, mcpStatusDisplay } from '../status';
-import type { McpContainer } from '../types';
 
 export type McpPanel = 'logs' | 'reset-password';
 

@@ -1,3 +1,4 @@
+import type { McpContainer } from '@gpucloud/control-plane/api';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { routes } from '../../../app/router';
@@ -10,17 +11,30 @@ import {
   renderRoutes,
   waitForButton,
 } from '../../../test/render';
-import type { McpContainer, McpServerOption } from '../types';
+import type { McpServerOption } from '../types';
 
 const running: McpContainer = {
   container_id: 'c-run',
   name: 'agent-box',
   image_name: 'Ubuntu 22.04 + CUDA 12.4 Jupyter',
   gpu_count: 2,
+  image: 'ubuntu-cuda-jupyter:22.04',
   status: 'running',
+  platform_status: 'running',
   created_at: '2026-03-01T08:00:00Z',
+  started_at: null,
+  stopped_at: null,
+  region: '',
+  node_name: '',
+  gpu_type: '',
   ssh_server: 'gpu1.example.com',
   ssh_port: 10001,
+  ports: [],
+  price: 0,
+  total_cost: 0,
+  no_gpu: false,
+  start_error: null,
+  pull_progress: null,
 };
 const stopped: McpContainer = { ...running, container_id: 'c-stop', name: 'idle-box', status: 'stopped' };
 const server: McpServerOption = {

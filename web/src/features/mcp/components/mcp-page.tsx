@@ -1,4 +1,5 @@
 import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import type { McpContainer } from '@gpucloud/control-plane/api';
 import { Button, Radio, Space } from 'antd';
 import { useCallback, useState } from 'react';
 import { LinkButton } from '../../../components/link-button';
@@ -6,7 +7,6 @@ import { LoadError } from '../../../components/load-error';
 import { PageHeader } from '../../../components/page-header';
 import { useMcpContainers } from '../api/get-mcp-containers';
 import { STATUS_FILTERS, type StatusFilter } from '../status';
-import type { McpContainer } from '../types';
 import { CreateMcpContainerDialog } from './create-mcp-container-dialog';
 import { LogsDialog } from './logs-dialog';
 import { McpContainerTable, type McpPanel } from './mcp-container-table';

@@ -1,8 +1,9 @@
+import type { McpContainer } from '@gpucloud/control-plane/api';
 import { App, Form, Input } from 'antd';
 import { FormDialog } from '../../../components/form-dialog';
 import { withDetail } from '../../../lib/api-client';
 import { useResetMcpPassword } from '../api/mcp-commands';
-import { type McpContainer, MSG_NEW_PASSWORD, MSG_PASSWORD_MISMATCH } from '../types';
+import { MSG_NEW_PASSWORD, MSG_PASSWORD_MISMATCH } from '../types';
 
 interface ResetForm {
   password: string;

@@ -1,8 +1,7 @@
+import type { GpuMetrics, GpuNode } from '@gpucloud/control-plane/api';
 import { useQuery } from '@tanstack/react-query';
-import type { GpuMetrics } from '../../../components/gpu-chart/gpu-metrics';
 import { api } from '../../../lib/api-client';
 import { nodeKeys } from '../../../lib/query-keys';
-import type { GpuNode } from '../types';
 import { NODE_REFRESH_MS } from './get-nodes';
 
 export function useNode(id: number | string | undefined) {

@@ -1,7 +1,7 @@
+import type { GpuNode, NewNode } from '@gpucloud/control-plane/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { marketKeys, nodeKeys } from '../../../lib/query-keys';
-import type { GpuNode, NewNode } from '../types';
 
 export function createNode(node: NewNode) {
   return api.post<GpuNode>('/api/admin/nodes', node);

@@ -1,7 +1,7 @@
+import type { NodeImage, NodeImages } from '@gpucloud/control-plane/api';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { marketKeys, nodeKeys } from '../../../lib/query-keys';
-import type { NodeImage, NodeImages } from '../types';
 import { NODE_REFRESH_MS } from './get-nodes';
 
 /** While a warm-up runs, its percentage is read this often. */

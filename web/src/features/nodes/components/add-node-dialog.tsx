@@ -1,10 +1,10 @@
+import type { NewNode } from '@gpucloud/control-plane/api';
 import { App, Form, Input } from 'antd';
 import { FormDialog } from '../../../components/form-dialog';
 import { withDetail } from '../../../lib/api-client';
 import { ruleFrom } from '../../../lib/form-rules';
 import { useCreateNode } from '../api/node-commands';
 import { cleanNewNode, validateNodeAddress } from '../node-rules';
-import type { NewNode } from '../types';
 
 export function AddNodeDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { message } = App.useApp();

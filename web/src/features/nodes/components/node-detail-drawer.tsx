@@ -1,3 +1,4 @@
+import type { GpuNode } from '@gpucloud/control-plane/api';
 import { Descriptions, Drawer, Segmented, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import type { GpuMetricKind } from '../../../components/gpu-chart/gpu-metrics';
@@ -5,7 +6,6 @@ import { LazyGpuChart } from '../../../components/gpu-chart/lazy-gpu-chart';
 import { formatDateTime } from '../../../lib/format';
 import { useNode, useNodeMetrics } from '../api/get-node';
 import { nodeStatusDisplay } from '../node-rules';
-import type { GpuNode } from '../types';
 import { NodeGpuTable, UnknownContainersTable } from './node-detail-tables';
 import { NodeImagesSection } from './node-images';
 

@@ -1,7 +1,7 @@
+import type { NodeGpu, UnknownContainer } from '@gpucloud/control-plane/api';
 import { createColumnHelper, getCoreRowModel, useReactTable } from '@tanstack/react-table';
 import { Tag, Typography } from 'antd';
 import { DataTable } from '../../../components/data-table';
-import type { NodeGpu, UnknownContainer } from '../types';
 
 const gpuColumn = createColumnHelper<NodeGpu>();
 const gpuColumns = [

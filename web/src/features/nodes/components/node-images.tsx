@@ -1,3 +1,4 @@
+import type { NodeImage } from '@gpucloud/control-plane/api';
 import { createColumnHelper, getCoreRowModel, useReactTable } from '@tanstack/react-table';
 import { App, Button, Progress, Space, Tag, Typography } from 'antd';
 import { useMemo } from 'react';
@@ -5,7 +6,6 @@ import { DataTable } from '../../../components/data-table';
 import { withDetail, withServerDetail } from '../../../lib/api-client';
 import { formatBytes, formatDateTime } from '../../../lib/format';
 import { useNodeImages, useWarmImage } from '../api/node-images';
-import type { NodeImage } from '../types';
 
 const column = createColumnHelper<NodeImage>();
 

@@ -1,3 +1,4 @@
+import type { GpuNode } from '@gpucloud/control-plane/api';
 import { createColumnHelper, getCoreRowModel, useReactTable } from '@tanstack/react-table';
 import { App, Button, Popconfirm, Space, Tag, Typography } from 'antd';
 import { useMemo } from 'react';
@@ -6,7 +7,6 @@ import { withDetail } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
 import { useDeleteNode } from '../api/node-commands';
 import { gpuSummary, nodeStatusDisplay } from '../node-rules';
-import type { GpuNode } from '../types';
 
 const column = createColumnHelper<GpuNode>();
 

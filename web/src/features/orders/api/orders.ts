@@ -1,7 +1,7 @@
+import type { Order, OrderList, TransactionList } from '@gpucloud/control-plane/api';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { type ListResponse, toList } from '../../../lib/list';
-import type { Order, Transaction } from '../types';
+import { toList } from '../../../lib/list';
 
 export const orderKeys = {
   all: ['orders'] as const,
@@ -17,7 +17,7 @@ export function useContainerOrders(skip: number, limit: number) {
     queryKey: orderKeys.list(skip, limit),
     queryFn: async ({ signal }) =>
       toList(
-        await api.get<ListResponse<Order>>('/api/orders/container-orders', {
+        await api.get<OrderList>('/api/orders/container-orders', {
           signal,
           params: { skip, limit },
         }),
@@ -40,7 +40,7 @@ export function useInvoiceableOrders(enabled: boolean) {
     queryKey: orderKeys.invoiceable(),
     queryFn: async ({ signal }) =>
       toList(
-        await api.get<ListResponse<Order>>('/api/orders', {
+        await api.get<OrderList>('/api/orders', {
           signal,
           params: { status: 'invoiceable', limit: 100 },
         }),
@@ -54,7 +54,7 @@ export function useTransactions(page: number, size: number, type: 'all' | 'incom
     queryKey: orderKeys.transactions(page, size, type),
     queryFn: async ({ signal }) =>
       toList(
-        await api.get<ListResponse<Transaction>>('/api/transactions', {
+        await api.get<TransactionList>('/api/transactions', {
           signal,
           params: { page, page_size: size, type },
         }),

@@ -1,22 +1,24 @@
-import { ReloadOutlined } from '@ant-design/icons';
-import { createColumnHelper, type PaginationState } from '@tanstack/react-table';
-import { Alert, Button, Tag } from 'antd';
+import type { Order } from '@gpucloud/control-plane/api';
+import { createColumnHelper } from '@tanstack/react-table';
+import { Button, Tag } from 'antd';
 import { useState } from 'react';
-import { DataTable, usePagedTable } from '../../../components/data-table';
-import { PageHeader } from '../../../components/page-header';
+import { ListPage, type ListQuery } from '../../../components/list-page';
 import { billingTypeLabel } from '../../../lib/billing-types';
 import { formatDateTime } from '../../../lib/format';
 import { useContainerOrders } from '../api/orders';
-import { ORDER_STATUS, ORDER_TYPE_LABELS, type Order, PAGE_SIZES } from '../types';
+import { ORDER_STATUS, ORDER_TYPE_LABELS, PAGE_SIZES } from '../types';
 import { OrderDetailDrawer } from './order-detail-drawer';
 
 const column = createColumnHelper<Order>();
 
+/** The orders API pages by skip/limit. */
+function useOrderList({ page, size }: ListQuery) {
+  return useContainerOrders((page - 1) * size, size);
+}
+
 /** /orders and /user/orders: the container orders, 10/20/50/100 a page, with their detail. */
 export function OrdersPage() {
-  const [pagination, setPagination] = useState<PaginationState>({ pageIndex: 0, pageSize: 10 });
   const [viewing, setViewing] = useState<number | null>(null);
-  const orders = useContainerOrders(pagination.pageIndex * pagination.pageSize, pagination.pageSize);
   const columns = [
     column.accessor('order_id', { header: '订单号' }),
     column.accessor('create_time', { header: '创建时间', cell: (i) => formatDateTime(i.getValue()) }),
@@ -47,37 +49,21 @@ export function OrdersPage() {
       ),
     }),
   ];
-  const table = usePagedTable({
-    rows: orders.data?.items,
-    total: orders.data?.total,
-    columns,
-    pagination,
-    onPaginationChange: setPagination,
-    rowId: (row) => row.id,
-  });
   return (
-    <div>
-      <PageHeader
-        title="我的订单"
-        extra={
-          <Button icon={<ReloadOutlined />} onClick={() => void orders.refetch()} loading={orders.isFetching}>
-            刷新
-          </Button>
-        }
-      />
-      {orders.isError ? (
-        <Alert type="error" showIcon message="获取订单列表失败" style={{ marginBottom: 16 }} />
-      ) : null}
-      <DataTable
-        table={table}
-        loading={orders.isPending}
-        pagination
-        pageSizeOptions={PAGE_SIZES}
-        aria-label="订单列表"
-        emptyText="暂无订单"
-        rowTestId={(row) => `order-row-${row.id}`}
-      />
+    <ListPage
+      title="我的订单"
+      useList={useOrderList}
+      columns={columns}
+      rowId={(row) => row.id}
+      rowTestId={(row) => `order-row-${row.id}`}
+      aria-label="订单列表"
+      emptyText="暂无订单"
+      errorTitle="获取订单列表失败"
+      defaultPageSize={10}
+      pageSizeOptions={PAGE_SIZES}
+      refresh
+    >
       <OrderDetailDrawer orderId={viewing} onClose={() => setViewing(null)} />
-    </div>
+    </ListPage>
   );
 }

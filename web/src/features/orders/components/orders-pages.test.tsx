@@ -1,9 +1,9 @@
+import type { Order, Transaction } from '@gpucloud/control-plane/api';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { routes } from '../../../app/router';
 import { setSession } from '../../../lib/auth';
 import { fakeServer, getButton, type RecordedRequest, renderRoutes } from '../../../test/render';
-import type { Order, Transaction } from '../types';
 
 const order: Order = {
   id: 5,

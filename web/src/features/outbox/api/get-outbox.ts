@@ -1,22 +1,6 @@
+import type { OutboxList } from '@gpucloud/control-plane/api';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-
-export interface OutboxMessage {
-  id: number;
-  channel: 'email' | 'sms';
-  to: string;
-  subject: string;
-  body: string;
-  code: string | null;
-  created_at: string;
-}
-
-export interface OutboxList {
-  items: OutboxMessage[];
-  total: number;
-  /** Which providers are live; 'sandbox' means messages land here instead. */
-  providers: { email: 'smtp' | 'sandbox'; sms: 'aliyun' | 'sandbox' };
-}
 
 export function useOutbox(query: { page: number; size: number; to: string }) {
   return useQuery({

@@ -1,12 +1,9 @@
-import { ReloadOutlined } from '@ant-design/icons';
-import { createColumnHelper, type PaginationState } from '@tanstack/react-table';
-import { Alert, Button, Input, Space, Tag, Typography } from 'antd';
-import { useState } from 'react';
-import { DataTable, usePagedTable } from '../../../components/data-table';
-import { PageHeader } from '../../../components/page-header';
-import { errorDetail } from '../../../lib/api-client';
+import type { OutboxList, OutboxMessage } from '@gpucloud/control-plane/api';
+import { createColumnHelper } from '@tanstack/react-table';
+import { Alert, Tag, Typography } from 'antd';
+import { ListPage, type ListQuery } from '../../../components/list-page';
 import { formatDateTime } from '../../../lib/format';
-import { type OutboxList, type OutboxMessage, useOutbox } from '../api/get-outbox';
+import { useOutbox } from '../api/get-outbox';
 
 const column = createColumnHelper<OutboxMessage>();
 const columns = [
@@ -57,71 +54,27 @@ function providerNote(providers: OutboxList['providers'] | undefined): string {
   return parts.join('；');
 }
 
+function useOutboxList({ page, size, search }: ListQuery) {
+  return useOutbox({ page, size, to: search });
+}
+
 /** /admin/outbox: what the sandbox e-mail and SMS providers "sent" (codes included). */
 export function OutboxPage() {
-  const [to, setTo] = useState('');
-  const [pagination, setPagination] = useState<PaginationState>({ pageIndex: 0, pageSize: 20 });
-  const outbox = useOutbox({ page: pagination.pageIndex + 1, size: pagination.pageSize, to });
-  const table = usePagedTable({
-    rows: outbox.data?.items,
-    total: outbox.data?.total,
-    columns,
-    pagination,
-    onPaginationChange: setPagination,
-    rowId: (row) => row.id,
-  });
   return (
-    <div>
-      <PageHeader
-        title="发信记录"
-        extra={
-          <Space wrap>
-            <Input.Search
-              allowClear
-              aria-label="按收件人筛选"
-              placeholder="邮箱或手机号"
-              style={{ width: 240 }}
-              onSearch={(value) => {
-                setTo(value.trim());
-                setPagination((p) => ({ ...p, pageIndex: 0 }));
-              }}
-            />
-            <Button
-              icon={<ReloadOutlined />}
-              onClick={() => void outbox.refetch()}
-              loading={outbox.isFetching}
-            >
-              刷新
-            </Button>
-          </Space>
-        }
-      />
-      {outbox.data ? (
-        <Alert
-          type="info"
-          showIcon
-          style={{ marginBottom: 16 }}
-          message={providerNote(outbox.data.providers)}
-        />
-      ) : null}
-      {outbox.isError ? (
-        <Alert
-          type="error"
-          showIcon
-          message="获取发信记录失败"
-          description={errorDetail(outbox.error)}
-          style={{ marginBottom: 16 }}
-        />
-      ) : null}
-      <DataTable
-        table={table}
-        loading={outbox.isPending}
-        pagination
-        pageSizeOptions={[10, 20, 50, 100]}
-        aria-label="发信记录"
-        emptyText="暂无消息"
-        rowTestId={(row) => `outbox-row-${row.id}`}
-      />
-    </div>
+    <ListPage
+      title="发信记录"
+      useList={useOutboxList}
+      columns={columns}
+      rowId={(row) => row.id}
+      rowTestId={(row) => `outbox-row-${row.id}`}
+      aria-label="发信记录"
+      emptyText="暂无消息"
+      errorTitle="获取发信记录失败"
+      search={{ placeholder: '邮箱或手机号', 'aria-label': '按收件人筛选', width: 240 }}
+      refresh
+      notice={(data) => (
+        <Alert type="info" showIcon style={{ marginBottom: 16 }} message={providerNote(data.providers)} />
+      )}
+    />
   );
 }

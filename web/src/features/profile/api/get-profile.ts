@@ -1,7 +1,7 @@
+import type { Profile } from '@gpucloud/control-plane/api';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { profileKeys } from '../../../lib/query-keys';
-import type { Profile } from '../types';
 
 /** The profile; a 401 is left to the page (it says 登录已过期 before leaving). */
 export function getProfile(signal?: AbortSignal) {

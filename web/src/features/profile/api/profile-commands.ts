@@ -1,7 +1,7 @@
+import type { Profile } from '@gpucloud/control-plane/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { profileKeys } from '../../../lib/query-keys';
-import type { Profile } from '../types';
 
 export const sendPhoneCode = (phone: string) =>
   api.post<{ ok: boolean }>('/api/user/send-phone-code', { phone });

@@ -1,3 +1,4 @@
+import type { Profile } from '@gpucloud/control-plane/api';
 import { useMutation } from '@tanstack/react-query';
 import { App, Button, Flex, Input, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
@@ -5,7 +6,6 @@ import { SendCodeButton } from '../../../components/send-code-button';
 import { withDetail } from '../../../lib/api-client';
 import { useCountdown } from '../../../lib/use-countdown';
 import { useProfileMutation } from '../api/profile-commands';
-import type { Profile } from '../types';
 
 export interface ContactVerificationProps {
   /** 手机号 or 邮箱. */

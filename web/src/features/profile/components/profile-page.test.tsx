@@ -1,9 +1,9 @@
+import type { Profile } from '@gpucloud/control-plane/api';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { routes } from '../../../app/router';
 import { getSession, setSession } from '../../../lib/auth';
 import { fakeServer, getButton, renderRoutes } from '../../../test/render';
-import type { Profile } from '../types';
 
 // The first render of a lazily loaded route compiles it: warm the modules up outside the tests.
 beforeAll(async () => {

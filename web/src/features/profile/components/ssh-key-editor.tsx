@@ -1,8 +1,9 @@
+import type { Profile } from '@gpucloud/control-plane/api';
 import { App, Button, Flex, Input, Typography } from 'antd';
 import { useState } from 'react';
 import { withDetail } from '../../../lib/api-client';
 import { saveSshKey, useProfileMutation } from '../api/profile-commands';
-import { type Profile, SSH_KEY_MAX_LENGTH } from '../types';
+import { SSH_KEY_MAX_LENGTH } from '../types';
 
 /** The profile's SSH public keys, one per line; they go into authorized_keys of new and restarted containers. */
 export function SshKeyEditor({ profile }: { profile: Profile }) {

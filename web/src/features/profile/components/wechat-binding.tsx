@@ -1,9 +1,9 @@
 import { WechatOutlined } from '@ant-design/icons';
+import type { Profile } from '@gpucloud/control-plane/api';
 import { useMutation } from '@tanstack/react-query';
 import { App, Button, Flex, Tag, Typography } from 'antd';
 import { getWechatBindUrl } from '../../auth/api/wechat';
 import { beginWechatFlow } from '../../auth/wechat-flow';
-import type { Profile } from '../types';
 
 export function WechatBinding({ profile }: { profile: Profile }) {
   const { message } = App.useApp();

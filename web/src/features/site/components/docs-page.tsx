@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import { SITE } from '../site-info';
+import { formatCredit, useTrialCredit } from '../../auth/api/get-site';
 import { PageHero } from './page-blocks';
 import './docs-page.css';
 
@@ -14,6 +14,8 @@ const TOPICS = [
 
 /** A quick-start guide: enough to go from a new account to a running, reachable GPU instance. */
 export function DocsPage() {
+  // No number while the server's amount loads, and no trial credit to promise when it is 0.
+  const credit = useTrialCredit();
   return (
     <>
       <PageHero title="文档中心">从注册到运行第一个 GPU 实例的快速入门。</PageHero>
@@ -31,7 +33,16 @@ export function DocsPage() {
           <section id="start" aria-labelledby="start-title">
             <h2 id="start-title">1. 注册与充值</h2>
             <p>
-              <Link to="/register">注册账号</Link>后即可获得 {SITE.newUserCredit} 元体验金。余额不足时，在
+              {credit === null ? (
+                <>
+                  请先<Link to="/register">注册账号</Link>。
+                </>
+              ) : (
+                <>
+                  <Link to="/register">注册账号</Link>后即可获得 {formatCredit(credit)}体验金。
+                </>
+              )}
+              余额不足时，在
               “余额”页面充值，支持微信支付，或联系客服进行对公转账。建议设置余额告警阈值，余额低于阈值时会提醒您。
             </p>
           </section>

@@ -1,14 +1,22 @@
-import { fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { routes } from '../../../app/router';
 import { setSession } from '../../../lib/auth';
+import { siteKeys } from '../../../lib/query-keys';
 import { fakeServer, renderRoutes } from '../../../test/render';
 
-async function renderHome() {
-  fakeServer({});
+/** The home page, with GET /api/site giving new users `credit` yuan (not the old fixed 20). */
+async function renderHome(credit = 12.5) {
+  fakeServer({ 'GET /api/site': () => ({ body: { new_user_credit: credit } }) });
   const view = renderRoutes(routes, '/');
   await screen.findByTestId('hero-market-link');
   return view;
+}
+
+/** Waits until GET /api/site has answered and the page has rendered what it said. */
+async function siteAnswered(view: Awaited<ReturnType<typeof renderHome>>) {
+  await waitFor(() => expect(view.queryClient.getQueryState(siteKeys.info())?.status).toBe('success'));
+  await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
 const sectionNamed = (name: string) => screen.getByRole('region', { name });
@@ -62,10 +70,13 @@ describe('home page', () => {
     expect(footer.textContent).toContain(`© ${new Date().getFullYear()}`);
   });
 
-  it('offers new visitors the 20 yuan trial credit until they close the banner', async () => {
-    await renderHome();
-    const banner = screen.getByTestId('promo-banner');
-    expect(banner.textContent).toContain('新用户注册即送 20 元体验金');
+  it('offers new visitors the server’s trial credit until they close the banner', async () => {
+    await renderHome(12.5);
+    const banner = await screen.findByTestId('promo-banner');
+    expect(banner.textContent).toContain('新用户注册即送 12.5 元体验金');
+    expect(screen.getByRole('region', { name: '开启您的 AI 算力之旅' }).textContent).toContain(
+      '注册即送 12.5 元体验金，几分钟创建第一台 GPU 实例',
+    );
     expect(
       within(banner)
         .getByRole('link', { name: /立即注册/ })
@@ -75,9 +86,28 @@ describe('home page', () => {
     expect(screen.queryByTestId('promo-banner')).toBeNull();
   });
 
+  it('says no trial credit when the server gives none, nor any number while it cannot say', async () => {
+    const view = await renderHome(0);
+    await siteAnswered(view);
+    expect(screen.queryByTestId('promo-banner')).toBeNull();
+    expect(screen.queryByText(/体验金/)).toBeNull();
+    expect(screen.getByRole('region', { name: '开启您的 AI 算力之旅' }).textContent).toContain(
+      '几分钟创建第一台 GPU 实例',
+    );
+    view.unmount();
+
+    fakeServer({ 'GET /api/site': () => ({ status: 500, body: { detail: '服务器错误' } }) });
+    const failed = renderRoutes(routes, '/');
+    await screen.findByTestId('hero-market-link');
+    await waitFor(() => expect(failed.queryClient.getQueryState(siteKeys.info())?.status).toBe('error'));
+    expect(screen.queryByTestId('promo-banner')).toBeNull();
+    expect(screen.queryByText(/体验金/)).toBeNull();
+  });
+
   it('does not show the new-user banner to a signed-in user', async () => {
     setSession('tok', { username: 'alice', nickname: '小爱', isAdmin: false });
-    await renderHome();
+    const view = await renderHome();
+    await siteAnswered(view);
     expect(screen.queryByTestId('promo-banner')).toBeNull();
     expect(screen.getByTestId('user-menu').textContent).toContain('你好，小爱');
   });

@@ -1,4 +1,4 @@
-import { SITE } from '../site-info';
+import { formatCredit, useTrialCredit } from '../../auth/api/get-site';
 import { HomeHero } from './home/home-hero';
 import {
   EcosystemSection,
@@ -13,6 +13,8 @@ import { CtaBand } from './page-blocks';
 import './home/home.css';
 
 export function HomePage() {
+  // The trial credit only with the server's amount: no number while it loads, no offer when 0.
+  const credit = useTrialCredit();
   return (
     <>
       <PromoBanner />
@@ -25,7 +27,11 @@ export function HomePage() {
       <SupportSection />
       <CtaBand
         title="开启您的 AI 算力之旅"
-        text={`注册即送 ${SITE.newUserCredit} 元体验金，几分钟创建第一台 GPU 实例`}
+        text={
+          credit === null
+            ? '几分钟创建第一台 GPU 实例'
+            : `注册即送 ${formatCredit(credit)}体验金，几分钟创建第一台 GPU 实例`
+        }
         to="/market"
         label="立即体验"
       />

@@ -1,4 +1,5 @@
 import { Fragment, type ReactNode } from 'react';
+import { useTrialCredit } from '../../auth/api/get-site';
 import type { LegalBlock, LegalDocumentContent } from '../content/legal';
 import './legal-document.css';
 
@@ -17,11 +18,25 @@ export function emphasised(text: string): ReactNode {
   );
 }
 
+/** A clause quoting the trial credit: the server's amount, or the clause's wording without one. */
+function TrialCreditBlock({ clause }: { clause: (yuan: number | null) => string }) {
+  const credit = useTrialCredit();
+  return <p>{emphasised(clause(credit))}</p>;
+}
+
 function Block({ block }: { block: LegalBlock }) {
   if (typeof block === 'string') return <p>{emphasised(block)}</p>;
+  if ('withTrialCredit' in block) return <TrialCreditBlock clause={block.withTrialCredit} />;
   const items = 'list' in block ? block.list : block.ordered;
   const children = items.map((item) => <li key={item}>{emphasised(item)}</li>);
   return 'list' in block ? <ul>{children}</ul> : <ol>{children}</ol>;
+}
+
+/** A block's React key: its text (a clause quoting the trial credit: its wording without a number). */
+function blockKey(block: LegalBlock): string {
+  if (typeof block === 'string') return block;
+  if ('withTrialCredit' in block) return block.withTrialCredit(null);
+  return JSON.stringify(block);
 }
 
 export function LegalDocument({ content }: { content: LegalDocumentContent }) {
@@ -53,7 +68,7 @@ export function LegalDocument({ content }: { content: LegalDocumentContent }) {
               {index + 1}. {section.title}
             </h2>
             {section.blocks.map((block) => (
-              <Block key={typeof block === 'string' ? block : JSON.stringify(block)} block={block} />
+              <Block key={blockKey(block)} block={block} />
             ))}
           </section>
         ))}

@@ -1,5 +1,15 @@
+import { formatCredit } from '../../auth/api/get-site';
 import { SITE } from '../site-info';
 import { LEGAL_REVISION_DATE, type LegalDocumentContent } from './legal';
+
+/**
+ * Clause 4.6 with the server's trial credit in yuan; without a number while it is not known or when
+ * new users get none (the clause's terms still bind any credit a promotion gives).
+ */
+export function trialCreditClause(yuan: number | null): string {
+  const credit = yuan !== null && yuan > 0 ? ` ${formatCredit(yuan)}体验金` : '平台赠送的体验金';
+  return `4.6 新用户体验金：新注册用户可获得${credit}（以活动页面为准），仅可用于抵扣本平台服务费用，**不可提现、不可转让、不可开具发票**，有效期与使用条件以活动规则为准。以批量注册、提供虚假信息等不正当方式获取的赠送金额，我们有权收回并限制相关账号。`;
+}
 
 export const AGREEMENT: LegalDocumentContent = {
   title: `${SITE.name}服务协议`,
@@ -63,7 +73,7 @@ export const AGREEMENT: LegalDocumentContent = {
         '4.3 订单价格由平台在下单时计算并展示，您确认订单即表示同意按该价格付费。如价格在您下单过程中发生变化，订单将被拒绝，请刷新页面后重新下单。',
         '4.4 余额不足：按量计费实例在账户余额不足时，我们将通过站内消息等方式提醒您充值；**余额耗尽后，实例可能被自动停止**。您可以在余额页面设置告警阈值，以便及时收到提醒。',
         '4.5 释放规则：**按量计费实例关机后保留 3 天，3 天内未重新启动的将被自动释放**；包周期实例到期后停止，并在宽限期届满后释放。**实例释放后，其系统盘中的数据将被永久删除且无法恢复**。需要长期保存的数据请存放在存储卷中，或及时下载备份。',
-        `4.6 新用户体验金：新注册用户可获得 ${SITE.newUserCredit} 元体验金（以活动页面为准），仅可用于抵扣本平台服务费用，**不可提现、不可转让、不可开具发票**，有效期与使用条件以活动规则为准。以批量注册、提供虚假信息等不正当方式获取的赠送金额，我们有权收回并限制相关账号。`,
+        { withTrialCredit: trialCreditClause },
         '4.7 退款：',
         {
           list: [

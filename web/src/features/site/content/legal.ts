@@ -1,5 +1,13 @@
-/** A block of a legal page: a paragraph, or a list of items. `**text**` marks a clause to emphasise. */
-export type LegalBlock = string | { list: string[] } | { ordered: string[] };
+/**
+ * A block of a legal page: a paragraph, a list of items, or a paragraph that quotes the new-user
+ * trial credit, which the page passes in when it renders (the server's amount in yuan; null while
+ * it is not known or when new users get none). `**text**` marks a clause to emphasise.
+ */
+export type LegalBlock =
+  | string
+  | { list: string[] }
+  | { ordered: string[] }
+  | { withTrialCredit: (yuan: number | null) => string };
 
 export interface LegalSection {
   id: string;

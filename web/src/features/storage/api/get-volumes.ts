@@ -1,16 +1,7 @@
+import type { StorageInfo, StorageNode, VolumeSummary } from '@gpucloud/control-plane/api';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { storageKeys } from '../../../lib/query-keys';
-import type { StorageInfo, StorageNode } from '../types';
-
-/** A volume as the purchase and mount dialogs offer it. */
-export interface VolumeSummary {
-  id: number;
-  name: string;
-  /** Where it is mounted unless the mount names another path. */
-  path: string;
-  node_id: number;
-}
 
 /** The user's volumes, of one node when `nodeId` is given (a mount needs the container's node). */
 export function getVolumes(nodeId?: number, signal?: AbortSignal): Promise<VolumeSummary[]> {

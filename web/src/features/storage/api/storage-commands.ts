@@ -1,13 +1,7 @@
+import type { NewVolume, Volume } from '@gpucloud/control-plane/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { storageKeys } from '../../../lib/query-keys';
-import type { Volume } from '../types';
-
-export interface NewVolume {
-  name: string;
-  path: string;
-  node_id?: number;
-}
 
 function useStorageMutation<T>(fn: (input: T) => Promise<unknown>) {
   const queryClient = useQueryClient();

@@ -1,4 +1,5 @@
 import { DatabaseOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import type { Volume } from '@gpucloud/control-plane/api';
 import { useQueryClient } from '@tanstack/react-query';
 import { createColumnHelper, getCoreRowModel, useReactTable } from '@tanstack/react-table';
 import { App, Button, Card, Flex, Progress, Space, Tag, Tooltip, Typography } from 'antd';
@@ -11,7 +12,7 @@ import { formatBytes, formatDateTime } from '../../../lib/format';
 import { storageKeys } from '../../../lib/query-keys';
 import { measureStorageNow, useStorageInfo } from '../api/get-volumes';
 import { useDeleteVolume } from '../api/storage-commands';
-import { MSG_DELETE_CONFIRM, MSG_VOLUME_IN_USE, STORAGE_QUOTA_GB, type Volume } from '../types';
+import { MSG_DELETE_CONFIRM, MSG_VOLUME_IN_USE, STORAGE_QUOTA_GB } from '../types';
 import { CreateVolumeDialog, RenameVolumeDialog } from './volume-dialogs';
 
 const column = createColumnHelper<Volume>();

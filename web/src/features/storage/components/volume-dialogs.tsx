@@ -1,16 +1,10 @@
+import type { Volume } from '@gpucloud/control-plane/api';
 import { App, Form, Input, Modal, Select, Typography } from 'antd';
 import { useState } from 'react';
 import { withServerDetail } from '../../../lib/api-client';
 import { useStorageNodes } from '../api/get-volumes';
 import { useCreateVolume, useRenameVolume } from '../api/storage-commands';
-import {
-  checkNewVolume,
-  checkRename,
-  checkVolumeName,
-  checkVolumePath,
-  initialRename,
-  type Volume,
-} from '../types';
+import { checkNewVolume, checkRename, checkVolumeName, checkVolumePath, initialRename } from '../types';
 
 /** 新建存储卷: name (prefixed with the username by the server), the default mount path, the node. */
 export function CreateVolumeDialog({ username, onClose }: { username: string; onClose: () => void }) {

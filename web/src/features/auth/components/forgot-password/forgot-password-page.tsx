@@ -1,3 +1,4 @@
+import type { ResetContacts } from '@gpucloud/control-plane/api';
 import { useMutation } from '@tanstack/react-query';
 import { App, Card, Flex, Steps, Typography } from 'antd';
 import { useState } from 'react';
@@ -6,7 +7,6 @@ import { useCountdown } from '../../../../lib/use-countdown';
 import {
   checkUsername,
   RESET_CODE_COUNTDOWN_S,
-  type ResetContacts,
   type ResetMethod,
   resetPassword,
   sendResetCode,

@@ -1,7 +1,8 @@
+import type { ResetContacts } from '@gpucloud/control-plane/api';
 import { Button, Flex, Form, Input, Radio, Result, Typography } from 'antd';
 import { LinkButton } from '../../../../components/link-button';
 import { SendCodeButton } from '../../../../components/send-code-button';
-import type { ResetContacts, ResetMethod } from '../../api/password-reset';
+import type { ResetMethod } from '../../api/password-reset';
 import {
   CODE_LENGTH,
   MSG_CODE_LENGTH,

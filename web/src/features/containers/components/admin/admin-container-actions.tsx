@@ -1,3 +1,4 @@
+import type { Container } from '@gpucloud/control-plane/api';
 import { App, Button, Popconfirm, Space } from 'antd';
 import { withDetail } from '../../../../lib/api-client';
 import {
@@ -6,7 +7,6 @@ import {
   useAdminStopContainer,
 } from '../../api/admin-containers';
 import { containerActions } from '../../status';
-import type { Container } from '../../types';
 import { DestroyContainerButton } from '../destroy-container-button';
 import { useStartWithFallback } from '../use-start-container';
 

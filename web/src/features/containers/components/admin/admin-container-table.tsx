@@ -1,17 +1,16 @@
-import { createColumnHelper, type PaginationState } from '@tanstack/react-table';
+import type { Container } from '@gpucloud/control-plane/api';
+import { createColumnHelper } from '@tanstack/react-table';
 import { Space, Tag, Typography } from 'antd';
-import { DataTable, usePagedTable } from '../../../../components/data-table';
 import { billingTypeLabel } from '../../../../lib/billing-types';
 import { formatDateTime, formatYuan } from '../../../../lib/format';
-import { ADMIN_PAGE_SIZES } from '../../api/admin-containers';
 import { sshAddress } from '../../connection';
-import type { Container } from '../../types';
 import { ContainerStatusTag } from '../container-status-tag';
 import { AdminContainerActions } from './admin-container-actions';
 
 const column = createColumnHelper<Container>();
 
-const columns = [
+/** The columns of 容器管理: every user's containers, with their owner and node. */
+export const adminContainerColumns = [
   column.accessor('name', {
     header: '容器',
     cell: ({ row }) => (
@@ -63,40 +62,3 @@ const columns = [
     cell: ({ row }) => <AdminContainerActions container={row.original} />,
   }),
 ];
-
-export interface AdminContainerTableProps {
-  containers: Container[];
-  total: number;
-  loading: boolean;
-  pagination: PaginationState;
-  onPaginationChange: (next: PaginationState) => void;
-}
-
-/** One server page of all users' containers (manualPagination: the server cuts the pages). */
-export function AdminContainerTable({
-  containers,
-  total,
-  loading,
-  pagination,
-  onPaginationChange,
-}: AdminContainerTableProps) {
-  const table = usePagedTable({
-    rows: containers,
-    total,
-    columns,
-    pagination,
-    onPaginationChange,
-    rowId: (row) => row.container_id,
-  });
-  return (
-    <DataTable
-      table={table}
-      loading={loading}
-      pagination
-      pageSizeOptions={ADMIN_PAGE_SIZES}
-      aria-label="容器列表"
-      emptyText="暂无容器"
-      rowTestId={(row) => `admin-container-row-${row.container_id}`}
-    />
-  );
-}

@@ -1,3 +1,4 @@
+import type { Container } from '@gpucloud/control-plane/api';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { routes } from '../../../../app/router';
@@ -10,7 +11,6 @@ import {
   waitForButton,
 } from '../../../../test/render';
 import { runningContainer, stoppedContainer } from '../../test-fixtures';
-import type { Container } from '../../types';
 
 // antd screens render slowly in jsdom, more so while other test files run in parallel: wait longer
 // than the default for them (this file only; vitest isolates test files).

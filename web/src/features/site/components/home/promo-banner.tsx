@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Icon } from '../../../../components/icons';
 import { useSession } from '../../../../lib/auth';
-import { SITE } from '../../site-info';
+import { formatCredit, useTrialCredit } from '../../../auth/api/get-site';
 
 export const PROMO_DISMISSED_KEY = 'promoBannerDismissed';
 
@@ -14,11 +14,15 @@ function dismissedThisSession(): boolean {
   }
 }
 
-/** The new-user promotion: registering gives a trial credit. Shown to signed-out visitors until closed. */
+/**
+ * The new-user promotion: registering gives a trial credit. Shown to signed-out visitors until
+ * closed, and only once the server has said an amount above 0 (GET /api/site).
+ */
 export function PromoBanner() {
   const { token } = useSession();
   const [dismissed, setDismissed] = useState(dismissedThisSession);
-  if (token || dismissed) return null;
+  const credit = useTrialCredit();
+  if (token || dismissed || credit === null) return null;
 
   const dismiss = () => {
     try {
@@ -35,7 +39,7 @@ export function PromoBanner() {
         <Icon name="gift" size={18} />
         <p>
           <span>
-            新用户注册即送 <strong>{SITE.newUserCredit} 元</strong>体验金，可直接用于租用 GPU 实例
+            新用户注册即送 <strong>{formatCredit(credit)}</strong>体验金，可直接用于租用 GPU 实例
           </span>
           <Link to="/register">立即注册领取 →</Link>
         </p>

@@ -1,0 +1,77 @@
+// The containers module's replies, as the console reads them: written once here, the views are
+// typed by them (view.ts), the console imports their types (src/api.ts) and tests parse served
+// replies with them. Only zod here: the console type-checks this file.
+import { z } from 'zod';
+
+const mountReply = z.object({ source: z.string(), target: z.string() });
+
+/** A container as GET /api/containers (and every command on one) answers it. */
+export const containerReply = z.object({
+  container_id: z.string(),
+  name: z.string(),
+  username: z.string(),
+  /** The platform status; a purchase the node still creates is `starting` to its owner. */
+  status: z.string(),
+  image_name: z.string(),
+  create_time: z.string(),
+  start_time: z.string().nullable(),
+  /** When the paid time ends (null for hourly billing). */
+  end_time: z.string().nullable(),
+  stopped_time: z.string().nullable(),
+  billing_type: z.string(),
+  /** Yuan per GPU hour. */
+  price: z.number(),
+  total_cost: z.number(),
+  gpu_count: z.number(),
+  gpu_type: z.string(),
+  gpu_indices: z.array(z.number()),
+  region: z.string(),
+  node_id: z.number(),
+  node_name: z.string(),
+  /** online / offline / unsafe: an offline node's containers cannot be reached. */
+  node_status: z.string(),
+  simulated: z.boolean(),
+  ssh_server: z.string(),
+  ssh_port: z.number().nullable(),
+  password: z.string(),
+  /** Container port → host port of the framework's ports, e.g. {"22": 10001, "8888": 10002}. */
+  frame_ports: z.record(z.string(), z.number()),
+  /** Host ports of the custom ports (host port = container port). */
+  custom_ports: z.array(z.number()),
+  ports: z.array(z.object({ name: z.string(), container_port: z.number(), host_port: z.number() })),
+  mounts: z.array(mountReply),
+  start_error: z.string().nullable(),
+  /**
+   * Jupyter on the container's 8888 port: running, starting, absent (the image has none: the
+   * console says so instead of a dead link), image (its own command runs it); '' = not known yet.
+   */
+  jupyter: z.string(),
+  /** 拉取镜像中: how much of the image the node has, 0-100 (status pulling); null otherwise. */
+  pull_progress: z.number().nullable(),
+  /** Running without GPUs (无卡模式), at the no-GPU price. */
+  no_gpu: z.boolean(),
+  no_gpu_price: z.number(),
+  /** Mounts saved for the next start (待重启生效), when they differ from the current ones. */
+  pending_mounts: z.array(mountReply).nullable(),
+});
+export type ContainerReply = z.infer<typeof containerReply>;
+
+/** GET /api/containers and GET /api/admin/containers. */
+export const containerListReply = z.object({ items: z.array(containerReply), total: z.number() });
+export type ContainerListReply = z.infer<typeof containerListReply>;
+
+/** GET /api/containers/{id}/status: the status watch of a starting or pulling container. */
+export const containerStatusReply = containerReply.pick({ status: true, pull_progress: true });
+export type ContainerStatusReply = z.infer<typeof containerStatusReply>;
+
+/** POST /api/containers/{id}/reset-password. */
+export const containerPasswordReply = z.object({ password: z.string() });
+export type ContainerPasswordReply = z.infer<typeof containerPasswordReply>;
+
+/** POST /api/cloud-products/{id}/purchase (201). */
+export const purchaseReply = z.object({
+  container_id: z.string(),
+  /** Always `creating`: the node pulls, creates and starts it after the answer. */
+  status: z.literal('creating'),
+});
+export type PurchaseReply = z.infer<typeof purchaseReply>;

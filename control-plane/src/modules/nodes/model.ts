@@ -1,0 +1,266 @@
+import { Model, type Modifiers, type QueryBuilder, type RelationMappingsThunk } from 'objection';
+
+/** A labelled container on the host that the platform has no live row for. */
+export interface UnknownContainer {
+  container_id: string;
+  docker_id: string;
+  owner_id: string;
+  state: string;
+  image: string;
+}
+
+export interface GpuMetric {
+  index: number;
+  utilization_percent: number;
+  memory_used_mib: number;
+  memory_total_mib: number;
+  temperature_c: number;
+  power_draw_w: number;
+}
+
+/** A GPU host with its agent: what it reported last (host_info, GPUs, Docker) and its status. */
+export class NodeModel extends Model {
+  static override tableName = 'nodes';
+  /** `first()` adds LIMIT 1, as knex's does. */
+  static override useLimitInFirst = true;
+
+  // last_heartbeat_at, reconciled_at, images_listed_at, created_at and updated_at are Date
+  // objects: left out of `properties`. The image disk sizes are bigints, read as numbers
+  // (db/knex.ts). host_info and unknown_containers are JSON (written as JSON by Objection).
+  static override jsonSchema = {
+    type: 'object',
+    required: ['name', 'address', 'token', 'region'],
+    properties: {
+      id: { type: 'integer' },
+      name: { type: 'string' },
+      address: { type: 'string' },
+      token: { type: 'string' },
+      region: { type: 'string' },
+      public_host: { type: ['string', 'null'] },
+      status: { type: 'string', enum: ['online', 'offline', 'unsafe'] },
+      host_info: { type: ['object', 'null'] },
+      docker_available: { type: 'boolean' },
+      docker_error: { type: ['string', 'null'] },
+      simulated: { type: 'boolean' },
+      gpu_model: { type: ['string', 'null'] },
+      gpu_total: { type: 'integer' },
+      port_range_start: { type: 'integer' },
+      port_range_end: { type: 'integer' },
+      unknown_containers: { type: 'array' },
+      image_disk_total_bytes: { type: ['integer', 'null'] },
+      image_disk_free_bytes: { type: ['integer', 'null'] },
+    },
+  };
+
+  static override relationMappings: RelationMappingsThunk = () => ({
+    gpus: {
+      relation: Model.HasManyRelation,
+      modelClass: NodeGpuModel,
+      join: { from: 'nodes.id', to: 'node_gpus.node_id' },
+    },
+    gpuSamples: {
+      relation: Model.HasManyRelation,
+      modelClass: GpuSampleModel,
+      join: { from: 'nodes.id', to: 'gpu_samples.node_id' },
+    },
+    images: {
+      relation: Model.HasManyRelation,
+      modelClass: NodeImageModel,
+      join: { from: 'nodes.id', to: 'node_images.node_id' },
+    },
+  });
+
+  static override modifiers: Modifiers<QueryBuilder<NodeModel>> = {
+    online(query) {
+      query.where('nodes.status', 'online');
+    },
+  };
+
+  id!: number;
+  name!: string;
+  address!: string;
+  token!: string;
+  region!: string;
+  public_host!: string | null;
+  status!: 'online' | 'offline' | 'unsafe';
+  last_heartbeat_at!: Date | null;
+  host_info!: Record<string, unknown> | null;
+  docker_available!: boolean;
+  docker_error!: string | null;
+  simulated!: boolean;
+  gpu_model!: string | null;
+  gpu_total!: number;
+  port_range_start!: number;
+  port_range_end!: number;
+  created_at!: Date;
+  updated_at!: Date;
+  unknown_containers!: UnknownContainer[];
+  reconciled_at!: Date | null;
+  image_disk_total_bytes!: number | null;
+  image_disk_free_bytes!: number | null;
+  images_listed_at!: Date | null;
+
+  gpus?: NodeGpuModel[];
+  gpuSamples?: GpuSampleModel[];
+  images?: NodeImageModel[];
+}
+
+/** One GPU of a node, as its agent reported it. */
+export class NodeGpuModel extends Model {
+  static override tableName = 'node_gpus';
+
+  static override jsonSchema = {
+    type: 'object',
+    required: ['node_id', 'gpu_index', 'uuid', 'model'],
+    properties: {
+      id: { type: 'integer' },
+      node_id: { type: 'integer' },
+      gpu_index: { type: 'integer' },
+      uuid: { type: 'string' },
+      model: { type: 'string' },
+      memory_total_mib: { type: 'integer' },
+    },
+  };
+
+  static override relationMappings: RelationMappingsThunk = () => ({
+    node: {
+      relation: Model.BelongsToOneRelation,
+      modelClass: NodeModel,
+      join: { from: 'node_gpus.node_id', to: 'nodes.id' },
+    },
+  });
+
+  static override modifiers: Modifiers<QueryBuilder<NodeGpuModel>> = {
+    byIndex(query) {
+      query.orderBy('node_gpus.gpu_index');
+    },
+  };
+
+  id!: number;
+  node_id!: number;
+  gpu_index!: number;
+  uuid!: string;
+  model!: string;
+  memory_total_mib!: number;
+
+  node?: NodeModel;
+}
+
+/** The GPU metrics of a node in one time bucket. */
+export class GpuSampleModel extends Model {
+  static override tableName = 'gpu_samples';
+
+  // bucket is a Date: left out of `properties`.
+  static override jsonSchema = {
+    type: 'object',
+    required: ['node_id', 'gpus'],
+    properties: {
+      id: { type: 'integer' },
+      node_id: { type: 'integer' },
+      gpus: { type: 'array' },
+    },
+  };
+
+  static override relationMappings: RelationMappingsThunk = () => ({
+    node: {
+      relation: Model.BelongsToOneRelation,
+      modelClass: NodeModel,
+      join: { from: 'gpu_samples.node_id', to: 'nodes.id' },
+    },
+  });
+
+  static override modifiers: Modifiers<QueryBuilder<GpuSampleModel>> = {
+    /** Buckets from `since` on, oldest first. */
+    since(query, since: Date) {
+      query.where('gpu_samples.bucket', '>=', since).orderBy('gpu_samples.bucket');
+    },
+  };
+
+  id!: number;
+  node_id!: number;
+  bucket!: Date;
+  gpus!: GpuMetric[];
+
+  node?: NodeModel;
+}
+
+/** An image a node holds (present), is pulling for a warm-up, or failed to pull. */
+export class NodeImageModel extends Model {
+  static override tableName = 'node_images';
+  static override useLimitInFirst = true;
+
+  // updated_at is a Date: left out of `properties`. size_bytes is a bigint, read as a number.
+  static override jsonSchema = {
+    type: 'object',
+    required: ['node_id', 'image', 'status'],
+    properties: {
+      id: { type: 'integer' },
+      node_id: { type: 'integer' },
+      image: { type: 'string' },
+      status: { type: 'string', enum: ['present', 'pulling', 'failed'] },
+      progress: { type: 'integer' },
+      size_bytes: { type: ['integer', 'null'] },
+      error: { type: ['string', 'null'] },
+    },
+  };
+
+  static override relationMappings: RelationMappingsThunk = () => ({
+    node: {
+      relation: Model.BelongsToOneRelation,
+      modelClass: NodeModel,
+      join: { from: 'node_images.node_id', to: 'nodes.id' },
+    },
+  });
+
+  static override modifiers: Modifiers<QueryBuilder<NodeImageModel>> = {
+    present(query) {
+      query.where('node_images.status', 'present');
+    },
+  };
+
+  id!: number;
+  node_id!: number;
+  image!: string;
+  status!: 'present' | 'pulling' | 'failed';
+  progress!: number;
+  size_bytes!: number | null;
+  error!: string | null;
+  updated_at!: Date;
+
+  node?: NodeModel;
+}
+
+export type NodeRow = Pick<
+  NodeModel,
+  | 'id'
+  | 'name'
+  | 'address'
+  | 'token'
+  | 'region'
+  | 'public_host'
+  | 'status'
+  | 'last_heartbeat_at'
+  | 'host_info'
+  | 'docker_available'
+  | 'docker_error'
+  | 'simulated'
+  | 'gpu_model'
+  | 'gpu_total'
+  | 'port_range_start'
+  | 'port_range_end'
+  | 'created_at'
+  | 'unknown_containers'
+  | 'reconciled_at'
+  | 'image_disk_total_bytes'
+  | 'image_disk_free_bytes'
+  | 'images_listed_at'
+>;
+
+export type NodeGpuRow = Pick<NodeGpuModel, 'node_id' | 'gpu_index' | 'uuid' | 'model' | 'memory_total_mib'>;
+
+export type GpuSampleRow = Pick<GpuSampleModel, 'bucket' | 'gpus'>;
+
+export type NodeImageRow = Pick<
+  NodeImageModel,
+  'node_id' | 'image' | 'status' | 'progress' | 'size_bytes' | 'error' | 'updated_at'
+>;
