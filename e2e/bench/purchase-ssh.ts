@@ -42,7 +42,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import type { Config } from '@gpucloud/control-plane/config';
+import { type Config, loadConfig } from '@gpucloud/control-plane/config';
 import { type RunningControlPlane, startControlPlane } from '@gpucloud/control-plane/platform';
 import { type RunningAgent, startAgent } from '@gpucloud/node-agent';
 import { Client } from 'ssh2';
@@ -176,7 +176,13 @@ async function startBench(): Promise<Bench> {
       const ids = stdout.split('\n').filter(Boolean);
       if (ids.length > 0) await execFileAsync('docker', ['rm', '-f', ...ids], { env });
     });
+    // Every setting as a deployment without overrides has it (lifecycle, storage, money), then the test's.
+    const defaults = loadConfig({
+      DATABASE_URL: 'postgres://set-below',
+      SECRET_KEY: randomBytes(32).toString('hex'),
+    });
     const config: Config = {
+      ...defaults,
       port: 0,
       host: '127.0.0.1',
       databaseUrl: await createDatabase(pg.url, 'bench'),

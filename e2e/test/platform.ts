@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Config } from '@gpucloud/control-plane/config';
+import { type Config, loadConfig } from '@gpucloud/control-plane/config';
 import { type RunningControlPlane, startControlPlane } from '@gpucloud/control-plane/platform';
 import { ADMIN } from '@gpucloud/control-plane/test-harness';
 import { startAgent } from '@gpucloud/node-agent';
@@ -52,7 +52,13 @@ export async function startPlatform(options: { console?: boolean } = {}): Promis
     nodeName: `test-e2e-${token.slice(0, 6)}`,
     heartbeatIntervalMs: 1000,
   });
+  // Every setting as a deployment without overrides has it (lifecycle, storage, money), then the test's.
+  const defaults = loadConfig({
+    DATABASE_URL: 'postgres://set-below',
+    SECRET_KEY: randomBytes(32).toString('hex'),
+  });
   const config: Config = {
+    ...defaults,
     port: 0,
     host: '127.0.0.1',
     databaseUrl: await createDatabase(inject('databaseUrl'), 'e2e'),
