@@ -345,6 +345,14 @@ describe('money around containers', () => {
       reason: '扣款',
     });
     expect(bad.status).toBe(409);
+    // A user that does not exist: 404, and no account row or ledger row is made for it.
+    const missing = await admin.request<{ detail: string }>('POST', '/api/admin/users/987654/balance', {
+      amount: 5,
+      reason: '补偿',
+    });
+    expect(missing.status).toBe(404);
+    expect(missing.body.detail).toBe('用户不存在');
+    expect(await cp.knex('billing_accounts').where({ user_id: 987654 })).toEqual([]);
     const ok = await admin.request<{ balance: number }>('POST', `/api/admin/users/${me.id}/balance`, {
       amount: 5.5,
       reason: '补偿',

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { DBError, raw } from 'objection';
+import { raw } from 'objection';
 import { BillingAccountModel } from './model.js';
 
 /** A user whose balance fell below the alert threshold, to be warned. */
@@ -7,14 +7,6 @@ export interface LowBalance {
   id: number;
   balance_fen: number;
   alert_threshold_fen: number;
-}
-
-/**
- * Objection wraps the driver's errors (db-errors' ForeignKeyViolationError…); the ledger looks at
- * PostgreSQL's own, with its `code` (23503), so the repository hands that one on.
- */
-function driverError(err: unknown): never {
-  throw err instanceof DBError ? err.nativeError : err;
 }
 
 /**
@@ -51,8 +43,7 @@ export class AccountsRepository {
       .ignore()
       // A column the insert does not name: Objection hands back the model it was given when
       // nothing is returned (the row existed), so only a created row has it.
-      .returning('balance_fen')
-      .catch(driverError);
+      .returning('balance_fen');
     return created.balance_fen !== undefined;
   }
 

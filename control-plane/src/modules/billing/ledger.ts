@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { isForeignKeyViolation } from '../../framework/db-errors.js';
 import { AppError, notFound } from '../../framework/errors.js';
 import type { AccountsRepository } from './accounts-repository.js';
 import type { LedgerKind, LedgerRepository, PaymentMethod } from './ledger-repository.js';
@@ -53,7 +54,7 @@ export class Ledger {
     if (balance === undefined) {
       const created = await this.accounts.create(trx, userId).catch((err: unknown) => {
         // The foreign key names a user that does not exist.
-        if ((err as { code?: string }).code === '23503') throw notFound('用户不存在', 'USER_NOT_FOUND');
+        if (isForeignKeyViolation(err)) throw notFound('用户不存在', 'USER_NOT_FOUND');
         throw err;
       });
       balance = created ? 0 : await this.accounts.lockBalance(trx, userId);

@@ -1,5 +1,4 @@
 import type { Knex } from 'knex';
-import { DBError } from 'objection';
 import {
   FrameworkModel,
   type FrameworkRow,
@@ -21,14 +20,6 @@ export type ImageWithFramework = ImageRow & {
 
 /** The row of a model as a plain object (not a model instance). */
 const plain = <T>(model: { toJSON(): object }): T => ({ ...model.toJSON() }) as T;
-
-/**
- * Objection wraps the driver's errors (db-errors' UniqueViolationError…); callers look at
- * PostgreSQL's own, with its `code` (23505), so the repository hands that one on.
- */
-function driverError(err: unknown): never {
-  throw err instanceof DBError ? err.nativeError : err;
-}
 
 /** Owns frameworks, framework_versions and images. */
 export class CatalogueRepository {
@@ -103,15 +94,12 @@ export class CatalogueRepository {
   }
 
   async insertFramework(name: string, ports: Record<string, number>): Promise<FrameworkRow> {
-    const row = await FrameworkModel.query(this.knex)
-      .insert({ name, ports })
-      .returning('*')
-      .catch(driverError);
+    const row = await FrameworkModel.query(this.knex).insert({ name, ports }).returning('*');
     return plain<FrameworkRow>(row);
   }
 
   async updateFramework(id: number, name: string, ports: Record<string, number>): Promise<void> {
-    await FrameworkModel.query(this.knex).findById(id).patch({ name, ports }).catch(driverError);
+    await FrameworkModel.query(this.knex).findById(id).patch({ name, ports });
   }
 
   async deleteFramework(id: number): Promise<void> {
@@ -124,12 +112,12 @@ export class CatalogueRepository {
   }
 
   async insertVersion(v: Omit<FrameworkVersionRow, 'id'>): Promise<FrameworkVersionRow> {
-    const row = await FrameworkVersionModel.query(this.knex).insert(v).returning('*').catch(driverError);
+    const row = await FrameworkVersionModel.query(this.knex).insert(v).returning('*');
     return plain<FrameworkVersionRow>(row);
   }
 
   async updateVersion(id: number, v: Omit<FrameworkVersionRow, 'id' | 'framework_id'>): Promise<void> {
-    await FrameworkVersionModel.query(this.knex).findById(id).patch(v).catch(driverError);
+    await FrameworkVersionModel.query(this.knex).findById(id).patch(v);
   }
 
   async deleteVersion(id: number): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { DBError, raw } from 'objection';
+import { raw } from 'objection';
 import {
   type GpuMetric,
   GpuSampleModel,
@@ -48,14 +48,6 @@ export type NodeSummary = Pick<
   'id' | 'name' | 'status' | 'docker_available' | 'simulated' | 'gpu_total'
 >;
 
-/**
- * Objection wraps the driver's errors (db-errors' UniqueViolationError…); callers look at
- * PostgreSQL's own, with its `code` (23505), so the repository hands that one on.
- */
-function driverError(err: unknown): never {
-  throw err instanceof DBError ? err.nativeError : err;
-}
-
 /** The row of a model as a plain object (not a model instance). */
 const plain = <T>(model: { toJSON(): object }): T => ({ ...model.toJSON() }) as T;
 
@@ -97,15 +89,13 @@ export class NodesRepository {
     values: Pick<NodeRow, 'name' | 'address' | 'token' | 'region' | 'public_host'> & NodeFacts,
     gpus: Omit<NodeGpuRow, 'node_id'>[],
   ): Promise<NodeRow> {
-    return this.knex
-      .transaction(async (trx) => {
-        const row = await NodeModel.query(trx)
-          .insert({ ...values, last_heartbeat_at: new Date() })
-          .returning('*');
-        await this.replaceGpus(row.id, gpus, trx);
-        return plain<NodeRow>(row);
-      })
-      .catch(driverError);
+    return this.knex.transaction(async (trx) => {
+      const row = await NodeModel.query(trx)
+        .insert({ ...values, last_heartbeat_at: new Date() })
+        .returning('*');
+      await this.replaceGpus(row.id, gpus, trx);
+      return plain<NodeRow>(row);
+    });
   }
 
   async update(

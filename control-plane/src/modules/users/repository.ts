@@ -1,18 +1,8 @@
 import type { Knex } from 'knex';
-import { DBError } from 'objection';
 import { type User, UserModel } from './model.js';
 
 function plain(model: UserModel): User {
   return { ...model.toJSON() } as User;
-}
-
-/**
- * Objection wraps the driver's errors (db-errors' UniqueViolationError…); the service looks at
- * PostgreSQL's own, with its `code` (23505: a username or WeChat identity taken), so the
- * repository hands that one on.
- */
-function driverError(err: unknown): never {
-  throw err instanceof DBError ? err.nativeError : err;
 }
 
 export type UserPatch = Partial<
@@ -72,8 +62,7 @@ export class UsersRepository {
   async insert(values: NewUser, trx?: Knex.Transaction): Promise<User> {
     const row = await UserModel.query(trx ?? this.knex)
       .insert(values)
-      .returning('*')
-      .catch(driverError);
+      .returning('*');
     return plain(row);
   }
 
@@ -90,8 +79,7 @@ export class UsersRepository {
       .patch({ ...values, updated_at: new Date() })
       .where('id', id)
       .returning('*')
-      .first()
-      .catch(driverError);
+      .first();
     return row ? plain(row) : undefined;
   }
 
