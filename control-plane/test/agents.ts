@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startAgent } from '@gpucloud/node-agent';
@@ -42,6 +42,7 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
     nextRange += 200;
   }
   const volumeRoot = options.volumeRoot ?? mkdtempSync(path.join(os.tmpdir(), 'gpucloud-volumes-'));
+  const stateDir = mkdtempSync(path.join(os.tmpdir(), 'gpucloud-state-'));
   const agent = await startAgent({
     token,
     listen: options.listen ?? '127.0.0.1:0',
@@ -52,10 +53,21 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
     publicHost: '127.0.0.1',
     portRange: `${portStart}-${portStart + 199}`,
     volumeRoot,
-    stateDir: mkdtempSync(path.join(os.tmpdir(), 'gpucloud-state-')),
+    stateDir,
     nodeName: `test-${token.slice(0, 6)}`,
     heartbeatIntervalMs: 500,
     ...(options.reconcileIntervalMs ? { reconcileIntervalMs: options.reconcileIntervalMs } : {}),
   });
-  return { address: `127.0.0.1:${agent.port}`, token, portStart, volumeRoot, close: () => agent.close() };
+  return {
+    address: `127.0.0.1:${agent.port}`,
+    token,
+    portStart,
+    volumeRoot,
+    close: async () => {
+      await agent.close();
+      // A volume root the caller passed is the caller's (a restarted agent keeps it).
+      if (options.volumeRoot === undefined) rmSync(volumeRoot, { recursive: true, force: true });
+      rmSync(stateDir, { recursive: true, force: true });
+    },
+  };
 }

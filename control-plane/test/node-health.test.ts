@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { RunningControlPlane } from '../src/platform.js';
@@ -16,6 +19,8 @@ let cp: RunningControlPlane;
 let agent: TestAgent;
 let market: MarketFixture;
 let admin: ApiClient;
+// The test restarts the agent on the same volumes: the root is the test's, not the agent's.
+const volumeRoot = mkdtempSync(path.join(os.tmpdir(), 'gpucloud-volumes-'));
 const docker = () => new Docker({ socketPath: inject('dockerHost').replace(/^unix:\/\//, '') });
 
 async function until<T>(
@@ -39,7 +44,7 @@ beforeAll(async () => {
     monitorSyncIntervalMs: 500,
     heartbeatIntervalMs: 500,
   });
-  agent = await startTestAgent({ reconcileIntervalMs: 1000 });
+  agent = await startTestAgent({ reconcileIntervalMs: 1000, volumeRoot });
   market = await addNodeWithProduct(cp, agent, 'node-health');
   admin = new ApiClient(cp.url);
   await admin.login(ADMIN.username, ADMIN.password);
@@ -49,6 +54,7 @@ afterAll(async () => {
   await destroyAllContainers(cp);
   await cp?.close();
   await agent?.close();
+  rmSync(volumeRoot, { recursive: true, force: true });
 });
 
 describe('GPU metrics', () => {

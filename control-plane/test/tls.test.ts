@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startAgent } from '@gpucloud/node-agent';
@@ -88,18 +88,25 @@ function makePki(dir: string) {
 
 let pki: ReturnType<typeof makePki>;
 const token = randomBytes(16).toString('hex');
+/** Everything the test writes: certificates, the agent's volumes and state. */
+const scratch = mkdtempSync(path.join(os.tmpdir(), 'gpucloud-tls-'));
+function mkdirIn(parent: string, name: string): string {
+  const dir = path.join(parent, name);
+  mkdirSync(dir);
+  return dir;
+}
 let agent: Awaited<ReturnType<typeof startAgent>>;
 
 beforeAll(async () => {
-  pki = makePki(mkdtempSync(path.join(os.tmpdir(), 'gpucloud-pki-')));
+  pki = makePki(mkdirIn(scratch, 'pki'));
   agent = await startAgent({
     token,
     listen: '127.0.0.1:0',
     simulateGpus: '2xA100',
     dockerHost: inject('dockerHost'),
     toolboxDir: inject('toolboxDir'),
-    volumeRoot: mkdtempSync(path.join(os.tmpdir(), 'gpucloud-tls-vol-')),
-    stateDir: mkdtempSync(path.join(os.tmpdir(), 'gpucloud-tls-state-')),
+    volumeRoot: mkdirIn(scratch, 'volumes'),
+    stateDir: mkdirIn(scratch, 'state'),
     tls: {
       certFile: path.join(pki.dir, 'agent.crt'),
       keyFile: path.join(pki.dir, 'agent.key'),
@@ -109,6 +116,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await agent?.close();
+  rmSync(scratch, { recursive: true, force: true });
 });
 
 describe('TLS between the control plane and an agent', () => {

@@ -35,7 +35,7 @@
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -148,6 +148,12 @@ async function startBench(): Promise<Bench> {
     });
     closers.push(() => pg.stop());
 
+    const volumeRoot = mkdtempSync(path.join(os.tmpdir(), 'gpucloud-bench-volumes-'));
+    const stateDir = mkdtempSync(path.join(os.tmpdir(), 'gpucloud-bench-state-'));
+    closers.push(async () => {
+      rmSync(volumeRoot, { recursive: true, force: true });
+      rmSync(stateDir, { recursive: true, force: true });
+    });
     const token = randomBytes(18).toString('hex');
     const agent = await startAgent(
       {
@@ -159,8 +165,8 @@ async function startBench(): Promise<Bench> {
         bindAddress: '127.0.0.1',
         publicHost: '127.0.0.1',
         portRange: AGENT_PORT_RANGE,
-        volumeRoot: mkdtempSync(path.join(os.tmpdir(), 'gpucloud-bench-volumes-')),
-        stateDir: mkdtempSync(path.join(os.tmpdir(), 'gpucloud-bench-state-')),
+        volumeRoot,
+        stateDir,
         // A test- name: containers an interrupted run leaves are removed by a later test run.
         nodeName: `test-bench-${token.slice(0, 6)}`,
         heartbeatIntervalMs: 1000,

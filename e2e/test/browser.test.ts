@@ -1,6 +1,7 @@
 import { outboxCode } from '@gpucloud/control-plane/test-harness';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pickOption } from './console-helpers.js';
 import { launchBrowser, type Platform, startPlatform } from './platform.js';
 import { sshExec } from './ssh.js';
 
@@ -15,14 +16,6 @@ afterAll(async () => {
   await browser?.close();
   await platform?.close();
 });
-
-async function pickOption(page: Page, label: string, option: string) {
-  await page.getByLabel(label, { exact: true }).click();
-  await page
-    .locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option })
-    .first()
-    .click();
-}
 
 describe('a new user rents a GPU container in the console', () => {
   it('registers, buys a 1-GPU hourly instance, sees it running, reads its logs, SSHes in, stops, starts and destroys it', async () => {
@@ -58,8 +51,8 @@ describe('a new user rents a GPU container in the console', () => {
     const dialog = page.getByRole('dialog', { name: '创建实例' });
     await dialog.waitFor();
     await dialog.getByLabel('实例名称').fill('e2e-box');
-    await pickOption(page, '框架', 'Base');
-    await pickOption(page, '框架版本', 'busybox-sshd');
+    await pickOption(page, dialog, '框架', 'Base');
+    await pickOption(page, dialog, '框架版本', 'busybox-sshd');
     const confirm = dialog.getByRole('button', { name: '确认创建' });
     expect(await confirm.isDisabled()).toBe(true);
     await dialog.getByText('我已阅读并同意服务条款').click();

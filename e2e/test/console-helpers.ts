@@ -128,8 +128,21 @@ export async function openPurchaseDialog(page: Page, platform: Platform): Promis
   return dialog;
 }
 
+/**
+ * Waits until no message toast is shown. Toasts sit at the top, over the upper options of a
+ * dialog's dropdowns, and antd keeps a toast open while the pointer rests on it; a click aimed at
+ * an option under one would wait on it forever. The pointer is moved off first.
+ */
+export async function waitForToastsToLeave(page: Page) {
+  await page.mouse.move(0, 0);
+  await page.waitForFunction(() => !document.querySelector('.ant-message-notice'), undefined, {
+    timeout: 15_000,
+  });
+}
+
 /** Picks `option` in the antd Select labelled `label` (inside `scope`). */
 export async function pickOption(page: Page, scope: Page | Locator, label: string, option: string) {
+  await waitForToastsToLeave(page);
   // The selected value's label lies over the search input, so the click goes through it.
   await scope.getByLabel(label, { exact: true }).first().click({ force: true });
   await page

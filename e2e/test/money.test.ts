@@ -1,6 +1,7 @@
 import { ApiClient } from '@gpucloud/control-plane/test-harness';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pickOption, waitForToastsToLeave } from './console-helpers.js';
 import { ADMIN, launchBrowser, type Platform, startPlatform } from './platform.js';
 
 let platform: Platform;
@@ -69,8 +70,7 @@ describe('money in the console', () => {
     await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(2);
     await expect(rows.first().textContent()).resolves.toContain('+¥88.50');
     await expect(rows.first().textContent()).resolves.toContain('微信支付');
-    await page.getByLabel('类型').first().click();
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: '消费' }).click();
+    await pickOption(page, page, '类型', '消费');
     await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(0);
     await context.close();
   });
@@ -107,6 +107,7 @@ describe('money in the console', () => {
     await page.goto(`${platform.url}/invoices`);
     await page.getByRole('button', { name: '申请发票' }).click();
     const dialog = page.getByRole('dialog', { name: '申请发票' });
+    await waitForToastsToLeave(page);
     await dialog.getByLabel('订单').first().click();
     await page.locator('.ant-select-dropdown:visible .ant-select-item-option').first().click();
     await dialog.getByLabel('发票抬头').fill('上海测试科技有限公司');
@@ -148,16 +149,8 @@ describe('money in the console', () => {
     await page.locator('[data-testid^="buy-"]').first().click();
     const dialog = page.getByRole('dialog', { name: '创建实例' });
     await dialog.getByLabel('实例名称').fill('coupon-box');
-    for (const [label, option] of [
-      ['框架', 'Base'],
-      ['框架版本', 'busybox-sshd'],
-    ]) {
-      await page.getByLabel(label as string, { exact: true }).click();
-      await page
-        .locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option })
-        .first()
-        .click();
-    }
+    await pickOption(page, dialog, '框架', 'Base');
+    await pickOption(page, dialog, '框架版本', 'busybox-sshd');
     await dialog.getByText('我已阅读并同意服务条款').click();
     await dialog.getByRole('button', { name: '确认创建' }).click();
     await page.getByText('实例已创建，正在拉取镜像并启动，进度见我的容器').waitFor({ timeout: 60_000 });

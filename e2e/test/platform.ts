@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,6 +37,8 @@ export async function startPlatform(options: { console?: boolean } = {}): Promis
   // hold one; one range per vitest worker, in the e2e suite's band (24800-28799: the suites share
   // one Docker engine and run side by side, see control-plane/test/agents.ts).
   const rangeStart = 24800 + ((Number(process.env.VITEST_POOL_ID ?? 1) - 1) % 5) * 800;
+  const volumeRoot = mkdtempSync(path.join(os.tmpdir(), 'gpucloud-e2e-volumes-'));
+  const stateDir = mkdtempSync(path.join(os.tmpdir(), 'gpucloud-e2e-state-'));
   const agent = await startAgent({
     token,
     listen: '127.0.0.1:0',
@@ -46,8 +48,8 @@ export async function startPlatform(options: { console?: boolean } = {}): Promis
     bindAddress: '127.0.0.1',
     publicHost: '127.0.0.1',
     portRange: `${rangeStart}-${rangeStart + 499}`,
-    volumeRoot: mkdtempSync(path.join(os.tmpdir(), 'gpucloud-e2e-volumes-')),
-    stateDir: mkdtempSync(path.join(os.tmpdir(), 'gpucloud-e2e-state-')),
+    volumeRoot,
+    stateDir,
     // A test- name: containers an interrupted run leaves are cleaned by the next (not npm start's).
     nodeName: `test-e2e-${token.slice(0, 6)}`,
     heartbeatIntervalMs: 1000,
@@ -95,6 +97,8 @@ export async function startPlatform(options: { console?: boolean } = {}): Promis
       }
       await cp.close();
       await agent.close();
+      rmSync(volumeRoot, { recursive: true, force: true });
+      rmSync(stateDir, { recursive: true, force: true });
     },
   };
 }

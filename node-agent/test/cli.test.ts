@@ -34,6 +34,7 @@ describe('the gpucloud-agent command', () => {
 
   it('prints one line when listening, serves, and stops on SIGTERM', async () => {
     const volumeRoot = await fs.mkdtemp(path.join(os.tmpdir(), 'gpucloud-cli-'));
+    const stateDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gpucloud-cli-state-'));
     const child = runAgent(
       [
         '--listen',
@@ -43,7 +44,7 @@ describe('the gpucloud-agent command', () => {
         '--volume-root',
         volumeRoot,
         '--state-dir',
-        await fs.mkdtemp(path.join(os.tmpdir(), 'gpucloud-cli-state-')),
+        stateDir,
         '--bind-address',
         '127.0.0.1',
       ],
@@ -74,6 +75,7 @@ describe('the gpucloud-agent command', () => {
     } finally {
       child.kill('SIGKILL');
       await fs.rm(volumeRoot, { recursive: true, force: true });
+      await fs.rm(stateDir, { recursive: true, force: true });
     }
   });
 });

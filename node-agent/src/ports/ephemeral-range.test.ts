@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ describe('the kernel ephemeral port range', () => {
     expect(await ephemeralPortRange(root)).toEqual({ start: 32768, end: 60999 });
     expect(await ephemeralPortRange(path.join(root, 'missing'))).toBeUndefined();
     expect(parseLocalPortRange('garbage')).toBeUndefined();
+    rmSync(root, { recursive: true, force: true });
   });
 
   it('warns when the container range overlaps it, at either end', () => {
