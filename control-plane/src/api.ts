@@ -40,6 +40,8 @@ type Body<T extends z.ZodTypeAny> = z.input<T>;
 
 export type Container = Reply<typeof containers.containerReply>;
 export type ContainerList = Reply<typeof containers.containerListReply>;
+/** One GPU a container holds (by UUID; index and bus id for people). */
+export type ContainerGpu = Container['gpus'][number];
 export type ContainerStatusAnswer = Reply<typeof containers.containerStatusReply>;
 export type ContainerPassword = Reply<typeof containers.containerPasswordReply>;
 export type PurchaseAnswer = Reply<typeof containers.purchaseReply>;
@@ -130,6 +132,8 @@ export type GpuNode = Reply<typeof nodes.nodeReply>;
 export type GpuNodeList = Reply<typeof nodes.nodeListReply>;
 export type NodeStatus = GpuNode['status'];
 export type NodeGpu = GpuNode['gpus'][number];
+/** ok, unhealthy, missing, mig, fabric. */
+export type GpuState = NodeGpu['state'];
 export type UnknownContainer = Reply<typeof nodes.unknownContainerReply>;
 export type GpuMetrics = Reply<typeof nodes.gpuMetricsReply>;
 export type NodeImage = Reply<typeof nodes.nodeImageReply>;

@@ -33,6 +33,11 @@ export interface Config extends AccountSettings, BillingSettings, LifecycleSetti
   monitorSyncIntervalMs: number;
   /** Heartbeat interval asked of the agents. */
   heartbeatIntervalMs: number;
+  /**
+   * How often each connected node's inventory (GPUs, health, toolkit) is read again, so a GPU
+   * that fails or disappears is seen; 30 s when unset.
+   */
+  gpuInventoryIntervalMs?: number;
 }
 
 function parseKey(value: string | undefined): Buffer {
@@ -95,6 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     nodeOfflineAfterMs: int(env.NODE_OFFLINE_AFTER_MS, 30_000),
     monitorSyncIntervalMs: int(env.MONITOR_SYNC_INTERVAL_MS, 10_000),
     heartbeatIntervalMs: int(env.HEARTBEAT_INTERVAL_MS, 5_000),
+    gpuInventoryIntervalMs: int(env.GPU_INVENTORY_INTERVAL_MS, 30_000),
     ...accountSettingsFromEnv(env),
     ...billingSettingsFromEnv(env),
     ...lifecycleSettingsFromEnv(env),

@@ -76,7 +76,7 @@ export function buildServices(config: Config, knex: Knex, log: Logger) {
   const volumesRepo = new VolumesRepository(knex);
   const nodesRepo = new NodesRepository(knex);
   const nodes = new NodesService(nodesRepo, agents, {
-    allocatedGpuIndices: (nodeId) => containersRepo.allocatedGpuIndices(nodeId),
+    heldGpus: (nodeIds) => containersRepo.heldGpus(nodeIds),
     activeContainerCount: (nodeId) => containersRepo.activeCount(nodeId),
     volumeCount: (nodeId) => volumesRepo.countOnNode(nodeId),
   });
@@ -94,7 +94,6 @@ export function buildServices(config: Config, knex: Knex, log: Logger) {
   });
   const nodeImages = new NodeImagesService({ repo: nodesRepo, agents, nodes, catalogue, log });
   const products = new CloudProductsService(new CloudProductsRepository(knex), nodes, agents, {
-    allocatedGpuCounts: () => containersRepo.allocatedGpuCounts(),
     liveContainersOfProduct: (productId) => containersRepo.liveCount({ productId }),
     warmVersionIds: (nodeIds) => nodeImages.warmVersionIds(nodeIds),
   });

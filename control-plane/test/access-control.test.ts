@@ -74,7 +74,7 @@ const RESOURCES: OwnedResource[] = [
     create: (owner) => purchaseSettled(cp, owner, market, { instanceName: 'acl' }),
     async snapshot(id) {
       const row = await cp.knex('containers').where({ id }).first();
-      const gpus = await cp.knex('gpu_allocations').where({ container_id: id }).orderBy('gpu_index');
+      const gpus = await cp.knex('gpu_allocations').where({ container_id: id }).orderBy('gpu_uuid');
       const ports = await cp.knex('port_allocations').where({ container_id: id }).orderBy('host_port');
       return { row, gpus, ports };
     },

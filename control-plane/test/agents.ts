@@ -10,6 +10,8 @@ export interface TestAgent {
   token: string;
   portStart: number;
   volumeRoot: string;
+  /** The agent's state directory: a test steers the simulated GPUs through its simulated-gpus.json. */
+  stateDir: string;
   close(): Promise<void>;
 }
 
@@ -63,6 +65,7 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
     token,
     portStart,
     volumeRoot,
+    stateDir,
     close: async () => {
       await agent.close();
       // A volume root the caller passed is the caller's (a restarted agent keeps it).

@@ -201,5 +201,15 @@ describe('app market deploy', () => {
       env: [{ key: '1BAD', value: 'v' }],
     });
     expect(badEnv.body.detail).toBe('环境变量名只能包含字母、数字和下划线，且不能以数字开头');
+    // The agent sets the NVIDIA_* variables that steer the toolkit; only NVIDIA_REQUIRE_* is the user's.
+    const nvidiaEnv = await user.request<{ detail: string }>('POST', '/api/apps/deploy', {
+      image_id: image.body.id,
+      instanceName: 'x',
+      gpu_type: 'rtx4090',
+      gpuCount: 1,
+      env: [{ key: 'NVIDIA_DRIVER_CAPABILITIES', value: 'all' }],
+    });
+    expect(nvidiaEnv.status).toBe(400);
+    expect(nvidiaEnv.body.detail).toBe('不能设置 NVIDIA_ 开头的环境变量（NVIDIA_REQUIRE_* 除外）');
   });
 });

@@ -21,6 +21,13 @@ let agent: TestAgent;
 let market: MarketFixture;
 const docker = () => new Docker({ socketPath: inject('dockerHost').replace(/^unix:\/\//, '') });
 const env = async (id: string) => (await docker().getContainer(`gpucloud-${id}`).inspect()).Config.Env;
+/** NVIDIA_VISIBLE_DEVICES naming every GPU of the node by UUID, lowest index first. */
+const allGpusByUuid = async () =>
+  `NVIDIA_VISIBLE_DEVICES=${(
+    await cp.knex('node_gpus').where({ node_id: market.nodeId }).orderBy('gpu_index').select('uuid')
+  )
+    .map((g: { uuid: string }) => g.uuid)
+    .join(',')}`;
 
 beforeAll(async () => {
   cp = await startTestControlPlane();
@@ -62,7 +69,7 @@ async function buy(
       .knex('containers')
       .join('users', 'users.id', 'containers.user_id')
       .select('containers.id', 'username', 'status', 'gpu_devices');
-    const allocs = await cp.knex('gpu_allocations').select('container_id', 'gpu_index');
+    const allocs = await cp.knex('gpu_allocations').select('container_id', 'gpu_uuid');
     throw new Error(
       `purchase failed: ${JSON.stringify(res.body)} rows=${JSON.stringify(rows)} allocs=${JSON.stringify(allocs)}`,
     );
@@ -75,7 +82,7 @@ describe('stopping and starting hourly containers', () => {
     const alice = await user('opsalice');
     const bob = await user('opsbob');
     const a = (await buy(alice, { gpuCount: 8 })).body.container_id;
-    expect(await env(a)).toContain('NVIDIA_VISIBLE_DEVICES=0,1,2,3,4,5,6,7');
+    expect(await env(a)).toContain(await allGpusByUuid());
 
     await alice.request('POST', `/api/containers/${a}/stop`);
     expect(await cp.knex('gpu_allocations').where({ container_id: a })).toHaveLength(0);
@@ -101,7 +108,7 @@ describe('stopping and starting hourly containers', () => {
     const back = await alice.request<ContainerView>('POST', `/api/containers/${a}/start`);
     expect(back.body).toMatchObject({ status: 'running', no_gpu: false });
     expect(back.body.gpu_indices).toHaveLength(8);
-    expect(await env(a)).toContain('NVIDIA_VISIBLE_DEVICES=0,1,2,3,4,5,6,7');
+    expect(await env(a)).toContain(await allGpusByUuid());
     await alice.request('DELETE', `/api/containers/${a}`);
   });
 });

@@ -18,6 +18,8 @@ interface ContainerView {
   ssh_port: number;
   password: string;
   gpu_indices: number[];
+  gpus: { uuid: string; index: number; state: string }[];
+  gpu_problem: string | null;
   simulated: boolean;
   start_error: string | null;
 }
@@ -158,11 +160,16 @@ describe('purchase and lifecycle', () => {
       simulated: true,
     });
     expect(c.gpu_indices).toHaveLength(1);
+    expect(c.gpus).toHaveLength(1);
+    expect(c.gpus[0]).toMatchObject({ index: c.gpu_indices[0], state: 'ok' });
+    expect(c.gpus[0]?.uuid).toMatch(/^GPU-/);
+    expect(c.gpu_problem).toBeNull();
     expect(c.password).toMatch(/^[A-Za-z0-9]{16}$/);
 
     const inspect = await docker().getContainer(`gpucloud-${id}`).inspect();
     expect(inspect.Config.Labels['gpucloud.container-id']).toBe(id);
-    expect(inspect.Config.Env).toContain(`NVIDIA_VISIBLE_DEVICES=${c.gpu_indices[0]}`);
+    // The GPU goes to Docker by UUID, never by nvidia-smi's index.
+    expect(inspect.Config.Env).toContain(`NVIDIA_VISIBLE_DEVICES=${c.gpus[0]?.uuid}`);
     expect(inspect.HostConfig.PortBindings?.['22/tcp']?.[0]).toEqual({
       HostIp: '127.0.0.1',
       HostPort: String(c.ssh_port),
@@ -344,8 +351,8 @@ describe('purchase rules', () => {
         expect(r.status).toBe(409);
         expect(r.body.detail).toMatch(/^GPU 资源不足/);
       }
-      const gpus = await cp.knex('gpu_allocations').where({ node_id: m.nodeId }).select('gpu_index');
-      expect(new Set(gpus.map((g: { gpu_index: number }) => g.gpu_index)).size).toBe(8);
+      const gpus = await cp.knex('gpu_allocations').where({ node_id: m.nodeId }).select('gpu_uuid');
+      expect(new Set(gpus.map((g: { gpu_uuid: string }) => g.gpu_uuid)).size).toBe(8);
       const ports = await cp.knex('port_allocations').where({ node_id: m.nodeId }).select('host_port');
       expect(new Set(ports.map((p: { host_port: number }) => p.host_port)).size).toBe(ports.length);
       const product = await buyers[0]?.request<{ gpu_count: string }>(

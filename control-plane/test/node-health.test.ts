@@ -3,8 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { gpuMetricsReply } from '../src/modules/nodes/contract.js';
 import type { RunningControlPlane } from '../src/platform.js';
 import { startTestAgent, type TestAgent } from './agents.js';
+import { expectServed } from './contract.js';
 import { ADMIN, ApiClient, startTestControlPlane } from './harness.js';
 import { addNodeWithProduct, destroyAllContainers, type MarketFixture, purchaseBody } from './purchase.js';
 
@@ -77,13 +79,60 @@ describe('GPU metrics', () => {
       `/api/cloud-products/${market.productId}/purchase`,
       purchaseBody(market, { gpuCount: 2, total_price: 3.98 }),
     );
-    const mine = await user.request<{ gpus: { index: number }[]; samples: { gpus: unknown[] }[] }>(
-      'GET',
-      `/api/containers/${bought.body.container_id}/metrics`,
-    );
+    type Metrics = {
+      gpus: { uuid: string; index: number }[];
+      samples: { time: string; gpus: { uuid: string; index: number; utilization_percent: number }[] }[];
+    };
+    const mine = await user.request<Metrics>('GET', `/api/containers/${bought.body.container_id}/metrics`);
     expect(mine.status).toBe(200);
+    expectServed(gpuMetricsReply, mine.body);
     expect(mine.body.gpus).toHaveLength(2);
     for (const s of mine.body.samples) expect(s.gpus).toHaveLength(2);
+    // By UUID: the container's own GPUs, whatever their indices.
+    const held = (
+      await user.request<{ gpus: { uuid: string; index: number }[] }>(
+        'GET',
+        `/api/containers/${bought.body.container_id}`,
+      )
+    ).body.gpus;
+    expect(mine.body.gpus).toEqual(
+      held.map((g) => ({ uuid: g.uuid, index: g.index, model: expect.any(String) })),
+    );
+    for (const s of mine.body.samples) {
+      expect(s.gpus.map((g) => g.uuid).sort()).toEqual(held.map((g) => g.uuid).sort());
+    }
+
+    // A sample stored before GPUs were named by UUID (index only) still reads, by index.
+    const bucket = new Date(Math.floor((Date.now() - 120_000) / 15_000) * 15_000);
+    await cp
+      .knex('gpu_samples')
+      .insert({
+        node_id: market.nodeId,
+        bucket,
+        gpus: JSON.stringify(
+          Array.from({ length: 8 }, (_, index) => ({
+            index,
+            utilization_percent: 42,
+            memory_used_mib: 0,
+            memory_total_mib: 24564,
+            temperature_c: 40,
+            power_draw_w: 100,
+          })),
+        ),
+      })
+      .onConflict(['node_id', 'bucket'])
+      .merge();
+    const withOld = await user.request<Metrics>('GET', `/api/containers/${bought.body.container_id}/metrics`);
+    expectServed(gpuMetricsReply, withOld.body);
+    const old = withOld.body.samples.find((s) => s.time === bucket.toISOString());
+    expect(old?.gpus.map((g) => g.uuid).sort()).toEqual(held.map((g) => g.uuid).sort());
+    expect(old?.gpus.map((g) => g.utilization_percent)).toEqual([42, 42]);
+    const nodeOld = await admin.request<Metrics>(
+      'GET',
+      `/api/admin/nodes/${market.nodeId}/metrics?minutes=5`,
+    );
+    expectServed(gpuMetricsReply, nodeOld.body);
+    expect(nodeOld.body.samples.find((s) => s.time === bucket.toISOString())?.gpus).toHaveLength(8);
 
     const other = new ApiClient(cp.url);
     await other.register('metrics2');

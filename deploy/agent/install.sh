@@ -5,15 +5,19 @@
 #
 #   sudo ./deploy/agent/install.sh --public-host gpu1.example.com [--node-name gpu1]
 #        [--listen 0.0.0.0:50051] [--port-range 20000-29999] [--simulate-gpus 8xRTX4090]
-#        [--tls-cert FILE --tls-key FILE [--tls-ca FILE]] [--uninstall]
+#        [--tls-cert FILE --tls-key FILE [--tls-ca FILE]] [--min-toolkit-version 1.19.1]
+#        [--uninstall]
 #
 # Run it from a checkout of the repository. It needs Node.js >= 20.19, Docker, and on GPU hosts
-# the NVIDIA driver and the NVIDIA Container Toolkit (>= 1.17.8; older releases have known
-# container escapes, and the agent marks such a host unsafe).
+# the NVIDIA driver and the NVIDIA Container Toolkit (>= 1.19.1, every part; older releases
+# lack the hardened hooks, and the agent marks such a host unsafe). On a GPU host it starts a
+# probe container on GPU 0 the way the agent does and stops when that container does not see
+# exactly that GPU.
 #
 # Ops guide: deploy/agent/README.md. For packaging and tests: GPUCLOUD_INSTALL_ROOT=DIR writes
 # every file under DIR instead of / (their contents still name the final paths; no root needed),
-# and SYSTEMCTL, NPM and DOCKER name the programs to run instead of systemctl, npm and docker.
+# SYSTEMCTL, NPM and DOCKER name the programs to run instead of systemctl, npm and docker, and
+# TOOLKIT_CONFIG the toolkit's config.toml to read.
 set -euo pipefail
 
 ROOT="${GPUCLOUD_INSTALL_ROOT:-}"
@@ -24,10 +28,15 @@ UNIT=/etc/systemd/system/gpucloud-agent.service
 SYSTEMCTL="${SYSTEMCTL:-systemctl}"
 NPM="${NPM:-npm}"
 DOCKER="${DOCKER:-docker}"
+TOOLKIT_CONFIG="${TOOLKIT_CONFIG:-/etc/nvidia-container-runtime/config.toml}"
+# The agent's own default floor (node-agent/src/gpu/toolkit.ts, DEFAULT_MIN_TOOLKIT_VERSION).
+DEFAULT_MIN_TOOLKIT=1.19.1
 SRC="$(cd "$(dirname "$0")/../.." && pwd)"
+# shellcheck source=deploy/agent/gpu-probe-image.sh
+. "$SRC/deploy/agent/gpu-probe-image.sh"
 
 public_host=""; node_name=""; listen=""; port_range=""
-simulate=""; tls_cert=""; tls_key=""; tls_ca=""; uninstall=0
+simulate=""; tls_cert=""; tls_key=""; tls_ca=""; min_toolkit=""; uninstall=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --public-host) public_host="$2"; shift 2 ;;
@@ -38,8 +47,9 @@ while [ $# -gt 0 ]; do
     --tls-cert) tls_cert="$2"; shift 2 ;;
     --tls-key) tls_key="$2"; shift 2 ;;
     --tls-ca) tls_ca="$2"; shift 2 ;;
+    --min-toolkit-version) min_toolkit="$2"; shift 2 ;;
     --uninstall) uninstall=1; shift ;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
     *) echo "unknown option: $1" >&2; exit 2 ;;
   esac
 done
@@ -68,15 +78,60 @@ existing="$ROOT$CONF_DIR/agent.json"
 if [ -z "$simulate" ] && [ -f "$existing" ]; then
   simulate="$(node -e 'const c=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8")); process.stdout.write(c["simulate-gpus"]||"")' "$existing")"
 fi
+# The version a toolkit program prints (`... version 1.19.1`, `cli-version: 1.19.1`); '' when absent.
+part_version() {
+  command -v "$1" >/dev/null 2>&1 || return 0
+  "$1" --version 2>/dev/null | grep -oE '[0-9]+\.[0-9]+\.[0-9]+' | head -1 || true
+}
+older_than() { [ "$1" != "$2" ] && [ "$(printf '%s\n%s\n' "$1" "$2" | sort -V | head -1)" = "$1" ]; }
+
+# A container started on one GPU the way the agent starts one (DeviceRequests by UUID, CDI where
+# Docker lists the toolkit's devices), running the nvidia-smi the toolkit injects. Its image is
+# made here, offline: the host's busybox and the C libraries the host's nvidia-smi links against
+# (the toolkit brings nvidia-smi and the driver's libraries, not a libc).
+gpu_probe() {
+  local uuid="$1" path="$2" image="gpucloud/gpu-probe:local" out
+  build_gpu_probe_image "$DOCKER" "$image" || fail "the GPU probe image could not be made"
+  local gpu_args=(--gpus "device=$uuid")
+  [ "$path" = cdi ] && gpu_args=(--device "nvidia.com/gpu=$uuid")
+  out="$("$DOCKER" run --rm "${gpu_args[@]}" -e "NVIDIA_VISIBLE_DEVICES=$uuid" \
+    -e NVIDIA_DRIVER_CAPABILITIES=compute,utility "$image" nvidia-smi -L 2>&1)" || true
+  "$DOCKER" rmi "$image" >/dev/null 2>&1 || true
+  if [ "$(printf '%s\n' "$out" | grep -c '^GPU ')" != 1 ] || ! printf '%s\n' "$out" | grep -q "(UUID: $uuid)"; then
+    fail "the GPU probe container (docker run ${gpu_args[*]}, the agent's $path path) did not see exactly GPU 0 ($uuid); it printed:
+$out"
+  fi
+}
+
 if [ -z "$simulate" ]; then
   command -v nvidia-smi >/dev/null || fail "nvidia-smi not found: install the NVIDIA driver, or pass --simulate-gpus for a test host"
   nvidia-smi -L >/dev/null || fail "nvidia-smi cannot talk to the driver"
-  toolkit="$( (nvidia-ctk --version 2>/dev/null || nvidia-container-toolkit --version 2>/dev/null) | grep -oE '[0-9]+\.[0-9]+\.[0-9]+' | head -1 || true)"
-  [ -n "$toolkit" ] || fail "the NVIDIA Container Toolkit is not installed (need >= 1.17.8)"
-  if [ "$(printf '%s\n1.17.8\n' "$toolkit" | sort -V | head -1)" != "1.17.8" ]; then
-    echo "warning: NVIDIA Container Toolkit $toolkit is older than 1.17.8: the node will be marked unsafe and get no GPU work" >&2
+  floor="${min_toolkit:-$DEFAULT_MIN_TOOLKIT}"
+  ctk="$(part_version nvidia-ctk)"; [ -n "$ctk" ] || ctk="$(part_version nvidia-container-toolkit)"
+  cli="$(part_version nvidia-container-cli)"
+  hook="$(part_version nvidia-container-runtime-hook)"
+  cdi_hook="$(part_version nvidia-cdi-hook)"
+  [ -n "$ctk$cli" ] || fail "the NVIDIA Container Toolkit is not installed (need >= $floor)"
+  old_parts=""
+  for part in "nvidia-ctk:$ctk" "nvidia-container-cli:$cli" "nvidia-container-runtime-hook:$hook" "nvidia-cdi-hook:$cdi_hook"; do
+    version="${part#*:}"
+    if [ -n "$version" ] && older_than "$version" "$floor"; then old_parts="$old_parts ${part%%:*} $version"; fi
+  done
+  if [ -n "$old_parts" ]; then
+    echo "warning: NVIDIA Container Toolkit${old_parts} is older than $floor: the node will be marked unsafe and get no GPU work until it is upgraded" >&2
   fi
-  "$DOCKER" info 2>/dev/null | grep -qi 'nvidia' || echo "warning: Docker has no nvidia runtime registered (nvidia-ctk runtime configure --runtime=docker)" >&2
+  mode="$(sed -n '/^\[nvidia-container-runtime\]/,/^\[/{s/^[[:space:]]*mode[[:space:]]*=[[:space:]]*"\([^"]*\)".*/\1/p}' "$TOOLKIT_CONFIG" 2>/dev/null | head -1 || true)"
+  # Docker >= 28.2 lists the CDI devices it found (DiscoveredDevices); older engines list none.
+  if "$DOCKER" info --format '{{json .DiscoveredDevices}}' 2>/dev/null | grep -q '"nvidia.com/gpu='; then
+    gpu_path=cdi
+  elif [ "$mode" = cdi ]; then
+    fail "the NVIDIA Container Toolkit is in CDI mode ($TOOLKIT_CONFIG) but Docker lists no nvidia.com/gpu CDI devices: run nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml (Docker >= 28.2 lists them)"
+  else
+    gpu_path=legacy
+  fi
+  gpu0="$(nvidia-smi --query-gpu=uuid --format=csv,noheader -i 0 | head -1 | tr -d '[:space:]' || true)"
+  [ -n "$gpu0" ] || fail "nvidia-smi did not report the UUID of GPU 0"
+  gpu_probe "$gpu0" "$gpu_path"
 fi
 
 mkdir -p "$ROOT$PREFIX" "$ROOT$CONF_DIR" "$ROOT$DATA_DIR/volumes" "$(dirname "$ROOT$UNIT")"
@@ -99,6 +154,7 @@ missing_pkgs="$(TOOLBOX_BUILD="$SRC/node-agent/toolbox/build.mjs" node --input-t
 if [ -n "$missing_pkgs" ]; then
   command -v apt-get >/dev/null || fail "the container toolbox needs: $missing_pkgs (install them with your package manager)"
   echo "installing $missing_pkgs for the container toolbox"
+  # shellcheck disable=SC2086 # a list of package names, split on purpose
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing_pkgs >/dev/null ||
     fail "could not install $missing_pkgs (apt-get update first?)"
 fi
@@ -115,7 +171,7 @@ hostname_full="$(hostname -f 2>/dev/null || hostname)"
 hostname_short="$(hostname -s 2>/dev/null || hostname)"
 GIVEN_LISTEN="$listen" GIVEN_PUBLIC_HOST="$public_host" GIVEN_PORT_RANGE="$port_range" \
 GIVEN_NODE_NAME="$node_name" GIVEN_SIMULATE="$simulate" GIVEN_TLS_CERT="$tls_cert" GIVEN_TLS_KEY="$tls_key" \
-GIVEN_TLS_CA="$tls_ca" DEFAULT_PUBLIC_HOST="$hostname_full" DEFAULT_NODE_NAME="$hostname_short" \
+GIVEN_TLS_CA="$tls_ca" GIVEN_MIN_TOOLKIT="$min_toolkit" DEFAULT_PUBLIC_HOST="$hostname_full" DEFAULT_NODE_NAME="$hostname_short" \
 VOLUME_ROOT="$DATA_DIR/volumes" TOOLBOX_DIR="$DATA_DIR/toolbox" node -e '
   const fs = require("fs");
   const file = process.argv[1];
@@ -132,7 +188,8 @@ VOLUME_ROOT="$DATA_DIR/volumes" TOOLBOX_DIR="$DATA_DIR/toolbox" node -e '
     "node-name": pick("node-name", env.GIVEN_NODE_NAME, env.DEFAULT_NODE_NAME),
   };
   for (const [key, given] of [["simulate-gpus", env.GIVEN_SIMULATE], ["tls-cert", env.GIVEN_TLS_CERT],
-      ["tls-key", env.GIVEN_TLS_KEY], ["tls-ca", env.GIVEN_TLS_CA]]) {
+      ["tls-key", env.GIVEN_TLS_KEY], ["tls-ca", env.GIVEN_TLS_CA],
+      ["min-toolkit-version", env.GIVEN_MIN_TOOLKIT]]) {
     if (given) cfg[key] = given;
   }
   if (Boolean(cfg["tls-cert"]) !== Boolean(cfg["tls-key"])) {
@@ -147,7 +204,7 @@ install -m 0644 "$SRC/deploy/agent/gpucloud-agent.service" "$ROOT$UNIT"
 "$SYSTEMCTL" enable gpucloud-agent >/dev/null
 "$SYSTEMCTL" restart gpucloud-agent
 
-# shellcheck disable=SC1091
+# shellcheck disable=SC1090,SC1091 # written above
 . "$ROOT$CONF_DIR/agent.env"
 registered_host="$(node -e 'const c=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8")); process.stdout.write(c["public-host"]+":"+c.listen.split(":").pop())' "$ROOT$CONF_DIR/agent.json")"
 echo

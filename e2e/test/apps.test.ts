@@ -117,7 +117,7 @@ describe('the app market in the browser', () => {
     await drawer.getByLabel('环境变量1名称').fill('NVIDIA_VISIBLE_DEVICES');
     await drawer.getByLabel('环境变量1值').fill('all');
     await drawer.getByRole('button', { name: '部署' }).click();
-    await drawer.getByText('不能设置 NVIDIA_ 开头的环境变量').waitFor();
+    await drawer.getByText('不能设置 NVIDIA_ 开头的环境变量（NVIDIA_REQUIRE_* 除外）').waitFor();
     await drawer.getByLabel('环境变量1名称').fill('APP_MODE');
     await drawer.getByRole('button', { name: '部署' }).click();
 

@@ -7,14 +7,16 @@ import { agentServiceDefinition, type NodeAgentHandlers } from '@gpucloud/proto'
 import * as grpc from '@grpc/grpc-js';
 import { type AgentConfig, type AgentOptions, resolveConfig } from './config.js';
 import { ContainerService } from './containers/container-service.js';
+import { Semaphore } from './containers/gpu-starts.js';
 import { StagedAccess } from './containers/staged-access.js';
 import { resolveToolbox } from './containers/toolbox.js';
 import type { OpenDockerStreams } from './docker/container-client.js';
 import { DockerodeContainerClient } from './docker/dockerode-container-client.js';
 import { dockerConnection } from './docker/dockerode-support.js';
+import { createGpuProbe } from './gpu/create-probe.js';
 import type { GpuProbe } from './gpu/gpu-probe.js';
-import { NvidiaSmiProbe } from './gpu/nvidia-smi-probe.js';
-import { SimulatedGpuProbe } from './gpu/simulated-gpu-probe.js';
+import { ToolkitProbe } from './gpu/toolkit.js';
+import { GpuRuntime } from './host/gpu-runtime.js';
 import { HostFacts } from './host/host-facts.js';
 import { collectHostInfo } from './host/host-info.js';
 import { ImageInventoryReader } from './images/image-inventory.js';
@@ -42,6 +44,8 @@ export interface AgentRuntime {
   log?: (line: string) => void;
   /** Replaces the GPU probe (tests of real-GPU code paths). */
   gpuProbe?: GpuProbe;
+  /** Replaces the NVIDIA Container Toolkit probe (tests of real-GPU code paths). */
+  toolkitProbe?: ToolkitProbe;
 }
 
 function serverCredentials(config: AgentConfig): grpc.ServerCredentials {
@@ -78,9 +82,19 @@ export async function startAgent(options: AgentOptions, runtime: AgentRuntime = 
   });
   const gpus =
     runtime.gpuProbe ??
-    (config.simulateGpus
-      ? new SimulatedGpuProbe(config.simulateGpus.count, config.simulateGpus.model, config.nodeName)
-      : new NvidiaSmiProbe());
+    createGpuProbe({
+      simulate: config.simulateGpus,
+      nodeName: config.nodeName,
+      stateDir: config.stateDir,
+      log,
+    });
+  // Simulated GPUs get no DeviceRequests: no toolkit to check, no device path to choose.
+  const gpuRuntime = new GpuRuntime({
+    client,
+    toolkit: gpus.simulated
+      ? undefined
+      : (runtime.toolkitProbe ?? new ToolkitProbe({ minVersion: config.minToolkitVersion })),
+  });
   // The volume store asks the container service whether a volume is mounted; the service needs the store.
   let containers: ContainerService | undefined;
   const volumes = new VolumeStore(config.volumeRoot, (ownerId, name) =>
@@ -98,6 +112,8 @@ export async function startAgent(options: AgentOptions, runtime: AgentRuntime = 
     client,
     volumes,
     gpus,
+    gpuRuntime,
+    gpuStarts: new Semaphore(config.gpuStartConcurrency),
     occupiedPorts: () => occupiedPorts.list(),
     staged: new StagedAccess(stagedRoot),
     settings: {
@@ -124,7 +140,14 @@ export async function startAgent(options: AgentOptions, runtime: AgentRuntime = 
     occupiedPorts,
     images: new ImageInventoryReader(client, service.puller, log),
     hostInfo: () =>
-      collectHostInfo({ facts, client, gpus, portRange: config.portRange, publicHost: config.publicHost }),
+      collectHostInfo({
+        facts,
+        client,
+        gpus,
+        runtime: gpuRuntime,
+        portRange: config.portRange,
+        publicHost: config.publicHost,
+      }),
     watch: { client, gpus, reconciler, log },
     defaultHeartbeatIntervalMs: config.heartbeatIntervalMs,
     log,
@@ -145,6 +168,8 @@ export async function startAgent(options: AgentOptions, runtime: AgentRuntime = 
     close: (graceMs = 2000) => {
       closed ??= new Promise<void>((resolve) => {
         reconciler.stop();
+        // The kernel-message (Xid) watcher of a real probe; an injected probe may have none.
+        gpus.close?.();
         const force = setTimeout(() => {
           server.forceShutdown();
           resolve();

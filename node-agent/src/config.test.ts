@@ -94,6 +94,24 @@ describe('agent settings', () => {
     }
   });
 
+  it('reads the toolkit floor and the GPU start concurrency, with their defaults', () => {
+    const defaults = configFromCli({ argv: ['--token', 't'], env: {} });
+    expect(defaults).toMatchObject({ minToolkitVersion: '1.19.1', gpuStartConcurrency: 2 });
+    const fromFlags = configFromCli({
+      argv: ['--token', 't', '--min-toolkit-version', 'v1.20.0', '--gpu-start-concurrency', '4'],
+      env: { AGENT_MIN_TOOLKIT_VERSION: '1.18.0', AGENT_GPU_START_CONCURRENCY: '1' },
+    });
+    expect(fromFlags).toMatchObject({ minToolkitVersion: '1.20.0', gpuStartConcurrency: 4 });
+    const fromEnv = configFromCli({
+      argv: ['--token', 't'],
+      env: { AGENT_MIN_TOOLKIT_VERSION: '1.17.8', AGENT_GPU_START_CONCURRENCY: '1' },
+    });
+    expect(fromEnv).toMatchObject({ minToolkitVersion: '1.17.8', gpuStartConcurrency: 1 });
+    expect(() => resolveConfig({ token: 't', minToolkitVersion: 'latest' })).toThrow(/min-toolkit-version/);
+    expect(() => resolveConfig({ token: 't', gpuStartConcurrency: 0 })).toThrow(/gpu-start-concurrency/);
+    expect(() => resolveConfig({ token: 't', gpuStartConcurrency: '2.5' })).toThrow(ConfigError);
+  });
+
   it('answers --help', () => {
     expect(configFromCli({ argv: ['--help'], env: {} })).toBe('help');
   });

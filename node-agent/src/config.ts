@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { DEFAULT_MIN_TOOLKIT_VERSION } from './gpu/toolkit.js';
 
 export interface SimulatedGpus {
   count: number;
@@ -61,6 +62,10 @@ export interface AgentConfig {
   /** How often the reconciler reports the labelled containers on WatchEvents streams. */
   reconcileIntervalMs: number;
   logLimits: LogLimits;
+  /** The lowest NVIDIA Container Toolkit version GPU work may run on (every part is checked). */
+  minToolkitVersion: string;
+  /** How many GPU containers this node creates/starts at once (the toolkit times out under a burst). */
+  gpuStartConcurrency: number;
 }
 
 /** What startAgent accepts: the token plus any setting to override (same names as AgentConfig). */
@@ -88,6 +93,8 @@ export interface AgentOptions {
   logMaxSize?: string;
   /** Json-file files kept per container (rotated ones included). */
   logMaxFiles?: number | string;
+  minToolkitVersion?: string;
+  gpuStartConcurrency?: number | string;
 }
 
 export class ConfigError extends Error {
@@ -111,6 +118,8 @@ export const DEFAULTS = {
   reconcileIntervalMs: 60_000,
   logMaxSize: '10m',
   logMaxFiles: 3,
+  minToolkitVersion: DEFAULT_MIN_TOOLKIT_VERSION,
+  gpuStartConcurrency: 2,
 } as const;
 
 /** Flag name → environment variable. The JSON file uses the flag names (or camelCase). */
@@ -131,6 +140,8 @@ const SETTINGS = {
   'node-name': 'AGENT_NODE_NAME',
   'log-max-size': 'AGENT_LOG_MAX_SIZE',
   'log-max-files': 'AGENT_LOG_MAX_FILES',
+  'min-toolkit-version': 'AGENT_MIN_TOOLKIT_VERSION',
+  'gpu-start-concurrency': 'AGENT_GPU_START_CONCURRENCY',
 } as const;
 type SettingName = keyof typeof SETTINGS;
 const SETTING_NAMES = Object.keys(SETTINGS) as SettingName[];
@@ -157,6 +168,9 @@ Usage: gpucloud-agent --token <token> [options]
   --node-name <name>          value of the gpucloud.node label (AGENT_NODE_NAME, default the hostname)
   --log-max-size <size>       json-file log size per file of a container (AGENT_LOG_MAX_SIZE, default ${DEFAULTS.logMaxSize})
   --log-max-files <n>         json-file log files kept per container (AGENT_LOG_MAX_FILES, default ${DEFAULTS.logMaxFiles})
+  --min-toolkit-version <v>   lowest NVIDIA Container Toolkit version for GPU work, every part checked
+                              (AGENT_MIN_TOOLKIT_VERSION, default ${DEFAULTS.minToolkitVersion})
+  --gpu-start-concurrency <n> GPU containers created/started at once (AGENT_GPU_START_CONCURRENCY, default ${DEFAULTS.gpuStartConcurrency})
   --config <file.json>        JSON file with the same keys (flags and environment win)
   --help
 `;
@@ -196,6 +210,22 @@ export function parseLogLimits(maxSize: string, maxFiles: number | string): LogL
     throw new ConfigError(`--log-max-files must be a whole number from 1 to 100, got "${maxFiles}"`);
   }
   return { maxSize: maxSize.trim().toLowerCase(), maxFiles: files };
+}
+
+export function parseToolkitVersionFloor(text: string): string {
+  const version = text.trim().replace(/^v/, '');
+  if (!/^\d+\.\d+\.\d+$/.test(version)) {
+    throw new ConfigError(`--min-toolkit-version must look like 1.19.1, got "${text}"`);
+  }
+  return version;
+}
+
+export function parseGpuStartConcurrency(value: number | string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 64) {
+    throw new ConfigError(`--gpu-start-concurrency must be a whole number from 1 to 64, got "${value}"`);
+  }
+  return n;
 }
 
 function positive(name: string, value: number | undefined, fallback: number): number {
@@ -254,6 +284,10 @@ export function resolveConfig(options: AgentOptions): AgentConfig {
     logLimits: parseLogLimits(
       options.logMaxSize ?? DEFAULTS.logMaxSize,
       options.logMaxFiles ?? DEFAULTS.logMaxFiles,
+    ),
+    minToolkitVersion: parseToolkitVersionFloor(options.minToolkitVersion ?? DEFAULTS.minToolkitVersion),
+    gpuStartConcurrency: parseGpuStartConcurrency(
+      options.gpuStartConcurrency ?? DEFAULTS.gpuStartConcurrency,
     ),
   };
 }
@@ -344,6 +378,8 @@ export function configFromCli({
   set('nodeName', pick('node-name'));
   set('logMaxSize', pick('log-max-size'));
   set('logMaxFiles', pick('log-max-files'));
+  set('minToolkitVersion', pick('min-toolkit-version'));
+  set('gpuStartConcurrency', pick('gpu-start-concurrency'));
   if (tlsCert && tlsKey)
     set('tls', { certFile: tlsCert, keyFile: tlsKey, ...(tlsCa ? { caFile: tlsCa } : {}) });
   return resolveConfig(options);

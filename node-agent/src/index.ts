@@ -9,4 +9,10 @@ export {
   parseSimulatedGpus,
   resolveConfig,
 } from './config.js';
+export {
+  type SimulatedGpuControl,
+  simulatedGpuControlPath,
+  simulatedUuid,
+  writeSimulatedGpuControl,
+} from './gpu/simulated-gpu-probe.js';
 export { AGENT_VERSION } from './version.js';

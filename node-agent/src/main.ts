@@ -12,7 +12,7 @@ export { startAgent };
 function describe(config: AgentConfig): string {
   const gpus = config.simulateGpus
     ? `${config.simulateGpus.count}x${config.simulateGpus.model} (simulated)`
-    : 'nvidia-smi';
+    : `nvidia-smi, toolkit >= ${config.minToolkitVersion}, ${config.gpuStartConcurrency} GPU starts at a time`;
   return [
     `tls ${config.tls ? 'on' : 'off'}`,
     `docker ${config.dockerHost ?? 'unix:///var/run/docker.sock'}`,

@@ -92,7 +92,11 @@ describe('container requests that must be refused or reported', () => {
       grpc.status.INVALID_ARGUMENT,
       /gpucloud\.owner-id/,
     );
-    await refused(testSpec(t, { env: { NVIDIA_VISIBLE_DEVICES: 'all' } }), grpc.status.INVALID_ARGUMENT);
+    await refused(
+      testSpec(t, { env: { NVIDIA_VISIBLE_DEVICES: 'all' } }),
+      grpc.status.INVALID_ARGUMENT,
+      /环境变量 NVIDIA_VISIBLE_DEVICES 由平台设置/,
+    );
   });
 
   it('refuses ports outside the node range and ports in use', async () => {
@@ -139,6 +143,7 @@ describe('container requests that must be refused or reported', () => {
     const info = await createRequest(t, { spec: testSpec(t), start: false });
     const inspected = await t.docker.getContainer(info.dockerId).inspect();
     expect(inspected.Config.Env).toContain('NVIDIA_VISIBLE_DEVICES=void');
+    expect(inspected.Config.Env).toContain('NVIDIA_DRIVER_CAPABILITIES=compute,utility');
     expect(info.state).toBe('CONTAINER_STATE_CREATED');
   });
 
@@ -167,6 +172,7 @@ describe('a volume that holds the Docker socket', () => {
       expect(err.details).toMatch(/Docker socket/);
     } finally {
       await t.close();
+      await fs.rm(volumeRoot, { recursive: true, force: true });
     }
   });
 });

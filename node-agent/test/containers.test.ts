@@ -7,6 +7,7 @@ import {
   createRequest,
   execIn,
   freeHostPort,
+  gpuUuids,
   grpcError,
   RUN_LABEL,
   startTestAgent,
@@ -47,6 +48,7 @@ const CAPS = [
 
 describe('containers on the real Docker engine', () => {
   let t: TestAgent;
+  let uuids: string[] = [];
   let sshPort: number;
   let jupyterPort: number;
   let created: ContainerInfo__Output;
@@ -54,6 +56,7 @@ describe('containers on the real Docker engine', () => {
 
   beforeAll(async () => {
     t = await startTestAgent();
+    uuids = await gpuUuids(t);
     sshPort = await freeHostPort();
     jupyterPort = await freeHostPort();
     await unaryCall((cb) => t.client.createVolume({ ownerId: 'owner1', name: 'data' }, t.md, cb));
@@ -83,7 +86,8 @@ describe('containers on the real Docker engine', () => {
     expect(created.state).toBe('CONTAINER_STATE_RUNNING');
     expect(created.containerId).toBe(containerId);
     expect(created.ownerId).toBe('owner1');
-    expect(created.gpuDeviceIds).toEqual(['0', '1']);
+    // Asked for by index (as containers were before UUIDs), given and labelled by UUID.
+    expect(created.gpuDeviceIds).toEqual(uuids.slice(0, 2));
     expect(created.ports.map((p) => [p.name, p.containerPort, p.hostPort, p.hostIp])).toEqual(
       [
         ['ssh', 22, sshPort, '127.0.0.1'],
@@ -106,7 +110,7 @@ describe('containers on the real Docker engine', () => {
       'gpucloud.container-id': containerId,
       'gpucloud.owner-id': 'owner1',
       'gpucloud.owner-name': 'Alice',
-      'gpucloud.gpus': '0,1',
+      'gpucloud.gpus': uuids.slice(0, 2).join(','),
       'gpucloud.node': t.agent.config.nodeName,
       [RUN_LABEL]: t.runId,
     });
@@ -114,7 +118,8 @@ describe('containers on the real Docker engine', () => {
     expect(JSON.parse(info.Config.Labels['gpucloud.mounts'] ?? '[]')).toEqual([
       { volumeName: 'data', target: '/workspace/data', readOnly: false },
     ]);
-    expect(info.Config.Env).toContain('NVIDIA_VISIBLE_DEVICES=0,1');
+    expect(info.Config.Env).toContain(`NVIDIA_VISIBLE_DEVICES=${uuids.slice(0, 2).join(',')}`);
+    expect(info.Config.Env).toContain('NVIDIA_DRIVER_CAPABILITIES=compute,utility');
     expect(info.Config.Env).toContain('FOO=bar');
     const host = info.HostConfig;
     expect(host.DeviceRequests ?? []).toEqual([]);

@@ -11,6 +11,7 @@ import {
   type ContainerInfo__Output,
   type ContainerSpec,
   type CreateContainerRequest,
+  type HostInfo__Output,
   loadAgentProto,
   type NodeAgentClient,
 } from '@gpucloud/proto';
@@ -183,6 +184,12 @@ export function testSpec(t: TestAgent, overrides: Partial<ContainerSpec> = {}): 
 
 export function createRequest(t: TestAgent, request: CreateContainerRequest): Promise<ContainerInfo__Output> {
   return unaryCall((cb) => t.client.createContainer(request, t.md, cb));
+}
+
+/** The UUIDs of the agent's GPUs, by index (simulated GPUs have stable fake UUIDs). */
+export async function gpuUuids(t: TestAgent): Promise<string[]> {
+  const info = await unaryCall<HostInfo__Output>((cb) => t.client.getHostInfo({}, t.md, cb));
+  return [...info.gpus].sort((a, b) => a.index - b.index).map((g) => g.uuid);
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

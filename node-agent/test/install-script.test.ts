@@ -13,6 +13,8 @@ import { configFromCli } from '../src/config.js';
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const SCRIPT = path.join(REPO, 'deploy/agent/install.sh');
 const fixture = (name: string) => path.join(REPO, 'node-agent/test/fixtures/nvidia-smi', name);
+const T4_UUID = 'GPU-3f2a1b7c-0000-0000-0000-000000000000';
+const PROBE_SEES_GPU0 = `GPU 0: Tesla T4 (UUID: ${T4_UUID})`;
 
 interface Run {
   status: number | null;
@@ -64,7 +66,34 @@ describe('deploy/agent/install.sh', () => {
     await fs.mkdir(gpuBin);
     await fs.writeFile(
       path.join(gpuBin, 'nvidia-smi'),
-      `#!/bin/sh\nif [ "$1" = -L ]; then echo "GPU 0: Tesla T4"; else cat '${fixture('tesla-t4__580.82.07__nvidia-smi.txt')}'; fi\n`,
+      [
+        '#!/bin/sh',
+        'case "$*" in',
+        `  -L) echo "${PROBE_SEES_GPU0}" ;;`,
+        `  *--query-gpu=uuid*) echo "${T4_UUID}" ;;`,
+        `  *) cat '${fixture('tesla-t4__580.82.07__nvidia-smi.txt')}' ;;`,
+        'esac',
+        '',
+      ].join('\n'),
+      { mode: 0o755 },
+    );
+    // Docker on that host, recorded: `info` lists $FAKE_DISCOVERED as the discovered devices,
+    // `import` keeps the list of the image's files, `run` prints what the probe container saw.
+    await fs.writeFile(
+      path.join(stubs, 'docker'),
+      [
+        '#!/bin/sh',
+        'echo "docker $*" >> "$RECORD"',
+        'case "$1" in',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion
+        '  info) [ "$2" = --format ] && printf "%s\\n" "${FAKE_DISCOVERED:-null}"; exit 0 ;;',
+        '  import) tar -t > "$RECORD.import"; exit 0 ;;',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion
+        '  run) printf "%s\\n" "$FAKE_PROBE_OUTPUT"; exit "${FAKE_PROBE_STATUS:-0}" ;;',
+        'esac',
+        'exit 0',
+        '',
+      ].join('\n'),
       { mode: 0o755 },
     );
     await fs.writeFile(
@@ -193,13 +222,79 @@ describe('deploy/agent/install.sh', () => {
     expect(noDriver.stderr).toMatch(/nvidia-smi not found/);
     expect(await fs.readdir(root)).toEqual([]);
 
-    const oldToolkit = run(root, ['--public-host', 'gpu2.example.com'], {
+    const gpuHost = {
       PATH: `${path.join(work, 'gpu-bin')}:${process.env.PATH ?? ''}`,
-    });
-    expect(oldToolkit.status).toBe(0);
+      DOCKER: path.join(stubs, 'docker'),
+      FAKE_PROBE_OUTPUT: PROBE_SEES_GPU0,
+      TOOLKIT_CONFIG: path.join(work, 'no-config.toml'),
+    };
+    const oldToolkit = run(root, ['--public-host', 'gpu2.example.com'], gpuHost);
+    expect(oldToolkit.status, oldToolkit.stderr).toBe(0);
     expect(oldToolkit.stderr).toMatch(
-      /Toolkit 1\.16\.1 is older than 1\.17\.8: the node will be marked unsafe/,
+      /Toolkit nvidia-ctk 1\.16\.1 is older than 1\.19\.1: the node will be marked unsafe/,
     );
     expect(JSON.parse(read(root, 'etc/gpucloud/agent.json'))).not.toHaveProperty('simulate-gpus');
+    // The probe container: GPU 0 by UUID through the legacy hook, as the agent asks Docker.
+    expect(calls(root)).toContain(
+      `docker run --rm --gpus device=${T4_UUID} -e NVIDIA_VISIBLE_DEVICES=${T4_UUID} -e NVIDIA_DRIVER_CAPABILITIES=compute,utility gpucloud/gpu-probe:local nvidia-smi -L`,
+    );
+    expect(calls(root)).toContain('docker rmi gpucloud/gpu-probe:local');
+    // Its image: the host's busybox, made here (nothing pulled).
+    expect(read(root, 'calls.log.import')).toMatch(/^\.\/bin\/busybox$/m);
+  });
+
+  it('on a GPU host, uses CDI where Docker lists the GPUs and keeps a floor given', async () => {
+    const root = await newRoot('gpu-cdi');
+    const result = run(root, ['--public-host', 'gpu3.example.com', '--min-toolkit-version', '1.16.1'], {
+      PATH: `${path.join(work, 'gpu-bin')}:${process.env.PATH ?? ''}`,
+      DOCKER: path.join(stubs, 'docker'),
+      FAKE_PROBE_OUTPUT: PROBE_SEES_GPU0,
+      FAKE_DISCOVERED: `[{"Source":"cdi","ID":"nvidia.com/gpu=0"},{"Source":"cdi","ID":"nvidia.com/gpu=${T4_UUID}"}]`,
+      TOOLKIT_CONFIG: path.join(work, 'no-config.toml'),
+    });
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stderr).toBe(''); // 1.16.1 is not below the floor given
+    expect(calls(root)).toContain(
+      `docker run --rm --device nvidia.com/gpu=${T4_UUID} -e NVIDIA_VISIBLE_DEVICES=${T4_UUID}`,
+    );
+    expect(JSON.parse(read(root, 'etc/gpucloud/agent.json'))['min-toolkit-version']).toBe('1.16.1');
+  });
+
+  it('on a GPU host, stops when the probe container does not see exactly GPU 0, writing nothing', async () => {
+    const root = await newRoot('gpu-probe-fails');
+    const record = path.join(work, 'probe-fails.log');
+    const base = {
+      PATH: `${path.join(work, 'gpu-bin')}:${process.env.PATH ?? ''}`,
+      DOCKER: path.join(stubs, 'docker'),
+      RECORD: record,
+      TOOLKIT_CONFIG: path.join(work, 'no-config.toml'),
+    };
+    const every = run(root, ['--public-host', 'gpu4.example.com'], {
+      ...base,
+      FAKE_PROBE_OUTPUT: `${PROBE_SEES_GPU0}\nGPU 1: Tesla T4 (UUID: GPU-3f2a1b7c-0000-0000-0000-000000000001)`,
+    });
+    expect(every.status).toBe(1);
+    expect(every.stderr).toMatch(/did not see exactly GPU 0 \(GPU-3f2a1b7c-0000-0000-0000-000000000000\)/);
+    expect(every.stderr).toContain('GPU 1: Tesla T4');
+    // Docker's answer where no toolkit is registered (moby's nvidia device driver missing).
+    const none = run(root, ['--public-host', 'gpu4.example.com'], {
+      ...base,
+      FAKE_PROBE_OUTPUT:
+        'docker: Error response from daemon: could not select device driver "" with capabilities: [[gpu]].',
+      FAKE_PROBE_STATUS: '125',
+    });
+    expect(none.status).toBe(1);
+    expect(none.stderr).toMatch(/could not select device driver/);
+    // A toolkit in CDI mode with no CDI devices listed: the agent would refuse GPU work.
+    const config = path.join(work, 'cdi-mode.toml');
+    await fs.writeFile(config, '[nvidia-container-runtime]\nlog-level = "info"\nmode = "cdi"\n');
+    const cdi = run(root, ['--public-host', 'gpu4.example.com'], {
+      ...base,
+      FAKE_PROBE_OUTPUT: PROBE_SEES_GPU0,
+      TOOLKIT_CONFIG: config,
+    });
+    expect(cdi.status).toBe(1);
+    expect(cdi.stderr).toMatch(/CDI mode .* nvidia-ctk cdi generate --output=\/etc\/cdi\/nvidia\.yaml/);
+    expect(await fs.readdir(root)).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createRequest,
   freeHostPort,
+  gpuUuids,
   grpcError,
   RUN_LABEL,
   startTestAgent,
@@ -29,11 +30,13 @@ async function sh(t: TestAgent, dockerId: string, script: string): Promise<strin
 
 describe('ReconfigureContainer', () => {
   let t: TestAgent;
+  let uuids: string[] = [];
   let before: ContainerInfo__Output;
   let oldPort: number;
   const containerId = `reconf-${Date.now().toString(36)}`;
   beforeAll(async () => {
     t = await startTestAgent();
+    uuids = await gpuUuids(t);
     await fs.mkdir(path.join(t.volumeRoot, 'owner1', 'first'), { recursive: true });
     await fs.mkdir(path.join(t.volumeRoot, 'owner1', 'second'), { recursive: true });
     await fs.writeFile(
@@ -73,7 +76,7 @@ describe('ReconfigureContainer', () => {
           setMounts: true,
           mounts: [{ volumeName: 'second', target: '/mnt/second', readOnly: true }],
           setGpus: true,
-          gpuDeviceIds: ['2', '3'],
+          gpuDeviceIds: [uuids[2] ?? '', uuids[3] ?? ''],
           restartIfRunning: true,
         },
         t.md,
@@ -84,7 +87,7 @@ describe('ReconfigureContainer', () => {
     expect(after.dockerId).not.toBe(before.dockerId);
     expect(after.state).toBe('CONTAINER_STATE_RUNNING');
     expect(after.image).toBe(t.image); // the user's image, not the commit
-    expect(after.gpuDeviceIds).toEqual(['2', '3']);
+    expect(after.gpuDeviceIds).toEqual(uuids.slice(2, 4));
     expect(after.ports.map((p) => [p.name, p.hostPort])).toEqual(
       [
         ['ssh', newPort],
@@ -107,11 +110,11 @@ describe('ReconfigureContainer', () => {
     expect(info.Config.Labels).toMatchObject({
       'gpucloud.container-id': containerId,
       'gpucloud.owner-id': 'owner1',
-      'gpucloud.gpus': '2,3',
+      'gpucloud.gpus': uuids.slice(2, 4).join(','),
       'gpucloud.generation': '1',
       [RUN_LABEL]: t.runId,
     });
-    expect(info.Config.Env).toContain('NVIDIA_VISIBLE_DEVICES=2,3');
+    expect(info.Config.Env).toContain(`NVIDIA_VISIBLE_DEVICES=${uuids.slice(2, 4).join(',')}`);
     expect(info.Config.Env).toContain('PROJECT=llama');
     expect(info.HostConfig.CapDrop).toEqual(['ALL']);
     // The old container is gone, only the new one carries the id.

@@ -53,7 +53,9 @@ export function buildJobs(services: Services, config: Config, log: Log) {
     offlineAfterMs: config.nodeOfflineAfterMs,
     syncIntervalMs: config.monitorSyncIntervalMs,
     gpuSampleIntervalMs: GPU_SAMPLE_BUCKET_MS,
+    inventoryIntervalMs: config.gpuInventoryIntervalMs ?? 30_000,
     images: services.nodeImages,
+    notices: billing.notices,
     log,
   });
   return {

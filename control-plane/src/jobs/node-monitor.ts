@@ -4,7 +4,8 @@ import { AgentCallError } from '../agents/agent-client.js';
 import type { AgentPool } from '../agents/agent-pool.js';
 import type { ContainersService } from '../modules/containers/service.js';
 import { statusFromAgent } from '../modules/containers/status.js';
-import type { NodeRow } from '../modules/nodes/repository.js';
+import { gpuProblemText } from '../modules/nodes/gpus.js';
+import type { GpuTransition, NodeRow } from '../modules/nodes/repository.js';
 import type { NodesService } from '../modules/nodes/service.js';
 import type { Scheduler } from './scheduler.js';
 
@@ -24,6 +25,10 @@ export interface NodeMonitorOptions {
   log: (message: string, err?: unknown) => void;
   /** The nodes module's warm images: what a node holds is read again on every (re)connection. */
   images: { refresh(node: NodeRow): Promise<void> };
+  /** How often a connected node's inventory (GPUs and their health) is read again. */
+  inventoryIntervalMs?: number;
+  /** Billing's notices: the owner of a container whose GPU became unusable is told once. */
+  notices?: { gpuProblem(containerId: string, refAt: Date, problem: string): Promise<void> };
 }
 
 /**
@@ -39,6 +44,9 @@ const LEAVING_ACTIONS = new Set(['create', 'kill', 'die', 'stop', 'oom', 'destro
  */
 export class NodeMonitor {
   private readonly subs = new Map<number, Subscription>();
+  /** When each node's inventory was read last, and the reads under way. */
+  private readonly inventoryAt = new Map<number, number>();
+  private readonly inventoryRunning = new Set<number>();
   private stopped = false;
 
   /** Syncs on the scheduler's start and every syncIntervalMs after. */
@@ -89,6 +97,59 @@ export class NodeMonitor {
     }
     await this.nodes.markStaleOffline(this.options.offlineAfterMs);
     await this.nodes.pruneGpuSamples();
+    // Connected nodes' inventories, each at its interval: a GPU that fails or goes is seen.
+    const every = this.options.inventoryIntervalMs ?? 30_000;
+    for (const node of nodes) {
+      const sub = this.subs.get(node.id);
+      if (!sub?.reconciled || node.status === 'offline' || this.inventoryRunning.has(node.id)) continue;
+      if (Date.now() - (this.inventoryAt.get(node.id) ?? 0) < every) continue;
+      void this.refreshInventory(node).catch((err) =>
+        this.options.log(`inventory of node ${node.name} not read`, err),
+      );
+    }
+  }
+
+  /**
+   * Reads the node's inventory again (GPUs by UUID, their health) and tells the owners of the
+   * containers holding a GPU that became unusable (once per container and moment).
+   */
+  async refreshInventory(node: NodeRow): Promise<void> {
+    this.inventoryRunning.add(node.id);
+    try {
+      const became = await this.nodes.refresh(node);
+      this.inventoryAt.set(node.id, Date.now());
+      await this.notifyGpuProblems(node, became);
+    } finally {
+      this.inventoryRunning.delete(node.id);
+    }
+  }
+
+  private async notifyGpuProblems(node: NodeRow, became: GpuTransition[]): Promise<void> {
+    if (became.length === 0) return;
+    for (const g of became) {
+      this.options.log(`node ${node.name}: GPU ${g.gpu_index} (${g.uuid}) unusable: ${gpuProblemText(g)}`);
+    }
+    const byUuid = new Map(became.map((g) => [g.uuid, g]));
+    const holders = await this.containers.gpuHolders(
+      node.id,
+      became.map((g) => g.uuid),
+    );
+    const byContainer = new Map<string, GpuTransition[]>();
+    for (const h of holders) {
+      const gpu = byUuid.get(h.gpu_uuid);
+      if (gpu) byContainer.set(h.container_id, [...(byContainer.get(h.container_id) ?? []), gpu]);
+    }
+    for (const [containerId, gpus] of byContainer) {
+      const problem = gpus
+        .sort((a, b) => a.gpu_index - b.gpu_index)
+        .map((g) => gpuProblemText(g))
+        .filter(Boolean)
+        .join('；');
+      const since = new Date(Math.min(...gpus.map((g) => g.since.getTime())));
+      await this.options.notices
+        ?.gpuProblem(containerId, since, problem)
+        .catch((err) => this.options.log(`GPU notice for ${containerId} not sent`, err));
+    }
   }
 
   private close(sub: Subscription): void {
@@ -162,7 +223,7 @@ export class NodeMonitor {
 
   /** After a (re)connection: refresh the inventory and take Docker's word on each container. */
   private async reconcile(node: NodeRow): Promise<void> {
-    await this.nodes.refresh(node);
+    await this.refreshInventory(node);
     await this.options.images
       ?.refresh(node)
       .catch((err) => this.options.log(`images of node ${node.name} not listed`, err));

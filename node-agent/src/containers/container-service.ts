@@ -7,6 +7,7 @@ import type {
   ContainerClient,
   ContainerDefinition,
   ContainerDetails,
+  GpuDevicePath,
   ImageConfig,
   PortMapping,
   RegistryCredentials,
@@ -22,14 +23,23 @@ import {
   portsFromLabel,
 } from '../docker/labels.js';
 import { AgentError, errorMessage, failedPrecondition, notFound } from '../errors.js';
-import { type GpuProbe, matchGpus } from '../gpu/gpu-probe.js';
+import { type GpuDevice, type GpuProbe, matchGpus } from '../gpu/gpu-probe.js';
+import type { GpuRuntime } from '../host/gpu-runtime.js';
 import { ImagePuller } from '../images/image-puller.js';
 import type { VolumeStore } from '../volumes/volume-store.js';
 import { type Access, applyAccess, generatePassword, setRootPassword } from './container-access.js';
+import { retryToolkitTimeout, Semaphore } from './gpu-starts.js';
 import { exposesJupyter, jupyterEnv, writeJupyterConfig } from './jupyter-access.js';
 import { KeyedLock } from './keyed-lock.js';
 import { healthyNow, waitReachable } from './readiness.js';
-import { checkAuthorizedKeys, checkContainerId, checkPassword, validateSpec } from './spec-validation.js';
+import {
+  checkAuthorizedKeys,
+  checkContainerId,
+  checkPassword,
+  driverCapabilities,
+  isReservedEnv,
+  validateSpec,
+} from './spec-validation.js';
 import { STAGED_MOUNT, type StagedAccess } from './staged-access.js';
 import {
   HEALTHCHECK,
@@ -53,10 +63,25 @@ export interface StartOutcome {
   details: ContainerDetails | undefined;
 }
 
+/** How old an inventory a create or start may place GPUs on (nvidia-smi does not run on each). */
+export const GPU_INVENTORY_MAX_AGE_MS = 30_000;
+export const DEFAULT_GPU_START_CONCURRENCY = 2;
+
+/** GPUs a container may get, and how Docker is to give them. */
+export interface GpuPlacement {
+  gpus: GpuDevice[];
+  /** '' with simulated GPUs or without GPUs: no DeviceRequests. */
+  devicePath: GpuDevicePath | '';
+}
+
 export interface ContainerServiceDeps {
   client: ContainerClient;
   volumes: VolumeStore;
   gpus: GpuProbe;
+  /** The device path and the toolkit's safety; undefined = simulated GPUs (no DeviceRequests). */
+  gpuRuntime?: GpuRuntime;
+  /** Limits GPU container creates/starts of this node (default: 2 at a time). */
+  gpuStarts?: Semaphore;
   occupiedPorts: () => Promise<number[]>;
   /** Where a start stages access for the init (one host folder per container). */
   staged: StagedAccess;
@@ -125,8 +150,29 @@ export class ContainerService {
    */
   private readonly reachableStarts = new Map<string, string>();
 
+  /** GPU container creates and starts of this node, a few at a time. */
+  readonly gpuStarts: Semaphore;
+
   constructor(readonly deps: ContainerServiceDeps) {
     this.puller = new ImagePuller(deps.client);
+    this.gpuStarts = deps.gpuStarts ?? new Semaphore(DEFAULT_GPU_START_CONCURRENCY);
+  }
+
+  /**
+   * Docker's start of a container; one with GPUs waits for a slot among the node's GPU starts
+   * and is tried once more when the toolkit timed out.
+   */
+  async startDocker(dockerId: string, hasGpus: boolean): Promise<void> {
+    if (!hasGpus) return this.client.startContainer(dockerId);
+    return this.gpuStarts.run(() =>
+      retryToolkitTimeout(() => this.client.startContainer(dockerId), this.deps.log),
+    );
+  }
+
+  /** Docker's create; one with GPUs takes a slot among the node's GPU starts. */
+  createDocker(definition: ContainerDefinition): Promise<string> {
+    if (definition.nvidiaDeviceIds.length === 0) return this.client.createContainer(definition);
+    return this.gpuStarts.run(() => this.client.createContainer(definition));
   }
 
   /** A catch handler that logs what failed and goes on (clean-ups after the outcome is known). */
@@ -218,20 +264,56 @@ export class ContainerService {
   }
 
   /**
-   * GPUs must exist and the host must be safe for GPU work; for a container about to run
-   * (`starting`), no other running container may hold them.
+   * GPUs must exist, be healthy and whole, and the host must be safe for GPU work; for a
+   * container about to run (`starting`), no other running container may hold them. Returns the
+   * GPUs (by UUID) and the device path their container is created with.
    */
-  async checkGpus(containerId: string, gpuIds: string[], starting: boolean): Promise<void> {
-    if (gpuIds.length === 0) return;
-    const inventory = await this.deps.gpus.inventory();
-    if (inventory.unsafeReason) throw failedPrecondition(inventory.unsafeReason);
-    const { found, unknown } = matchGpus(inventory.gpus, gpuIds);
+  async checkGpus(containerId: string, gpuIds: string[], starting: boolean): Promise<GpuPlacement> {
+    if (gpuIds.length === 0) return { gpus: [], devicePath: '' };
+    let inventory = await this.deps.gpus.cachedInventory(GPU_INVENTORY_MAX_AGE_MS);
+    let { found, unknown } = matchGpus(inventory.gpus, gpuIds);
+    if (unknown.length > 0) {
+      // A GPU added (or back after a reset) since the inventory was read: read it again once.
+      inventory = await this.deps.gpus.inventory();
+      ({ found, unknown } = matchGpus(inventory.gpus, gpuIds));
+    }
+    if (inventory.probeError) {
+      throw failedPrecondition(
+        `节点 GPU 状态读取失败, 暂不接受 GPU 任务 (the GPU inventory is not current: ${inventory.probeError})`,
+      );
+    }
     if (unknown.length > 0) {
       throw failedPrecondition(`GPU ${unknown.join(', ')} 在本节点不存在 (no such GPU on this node)`);
     }
-    if (!starting) return;
-    // Compared by index: one container may name a GPU by index, another by uuid.
-    const wanted = new Set(found.map((g) => g.index));
+    let runtime = this.deps.gpuRuntime ? await this.deps.gpuRuntime.state() : undefined;
+    if (runtime?.unsafeReason) throw failedPrecondition(runtime.unsafeReason);
+    for (const gpu of found) {
+      if (gpu.healthProblem) {
+        throw failedPrecondition(`GPU ${gpu.index} (${gpu.uuid}) 不可用: ${gpu.healthProblem}`);
+      }
+      if (gpu.migEnabled) {
+        throw failedPrecondition(
+          `GPU ${gpu.index} (${gpu.uuid}) 已开启 MIG, 不能整卡分配 (MIG mode is enabled: the GPU is split into instances and is not given whole)`,
+        );
+      }
+    }
+    if (runtime?.devicePath === 'cdi') {
+      const listed = (names: string[]) => found.filter((g) => !names.includes(g.uuid));
+      if (listed(runtime.cdiGpuNames).length > 0 && this.deps.gpuRuntime) {
+        runtime = await this.deps.gpuRuntime.state(true); // a spec generated a moment ago
+      }
+      const missing = listed(runtime.cdiGpuNames);
+      if (missing.length > 0) {
+        const which = missing.map((g) => `GPU ${g.index} (${g.uuid})`).join(', ');
+        throw failedPrecondition(
+          `${which} 没有对应的 CDI 设备, 请重新生成 CDI 规格 (Docker lists no ${missing.map((g) => `nvidia.com/gpu=${g.uuid}`).join(', ')}: run \`nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml\`)`,
+        );
+      }
+    }
+    const placement: GpuPlacement = { gpus: found, devicePath: runtime?.devicePath ?? '' };
+    if (!starting) return placement;
+    // Compared by UUID: one container may name a GPU by its index (created before UUIDs), another by UUID.
+    const wanted = new Set(found.map((g) => g.uuid));
     // Only this node's containers hold this node's GPUs (an engine shared by several agents,
     // as in tests, must not make one node's allocation block another's).
     const running = await this.client.listContainers({
@@ -241,13 +323,14 @@ export class ContainerService {
     for (const other of running) {
       if (other.labels[LABELS.containerId] === containerId) continue;
       const held = matchGpus(inventory.gpus, gpusFromLabel(other.labels[LABELS.gpus])).found;
-      const busy = held.filter((g) => wanted.has(g.index)).map((g) => g.index);
+      const busy = held.filter((g) => wanted.has(g.uuid)).map((g) => `${g.index} (${g.uuid})`);
       if (busy.length > 0) {
         throw failedPrecondition(
           `GPU ${busy.join(', ')} 正被容器 ${other.labels[LABELS.containerId]} 使用 (GPU busy)`,
         );
       }
     }
+    return placement;
   }
 
   /**
@@ -265,13 +348,20 @@ export class ContainerService {
       imageUser: string;
       env?: string[];
       rootPassword?: string;
+      /** How Docker gives the GPUs (from checkGpus); '' = no DeviceRequests. */
+      devicePath?: GpuDevicePath | '';
     },
   ): ContainerDefinition {
     const { simulatedGpus, nodeName, toolboxPath } = this.deps.settings;
     const userEnv = options.env ?? Object.entries(spec.env).map(([k, v]) => `${k}=${v}`);
-    // Always set explicitly: a CUDA image's own NVIDIA_VISIBLE_DEVICES=all must never apply.
+    // Always set explicitly: a CUDA image's own NVIDIA_VISIBLE_DEVICES=all or
+    // NVIDIA_DRIVER_CAPABILITIES=all must never apply (the container's env wins over the image's).
     const visible = spec.gpuDeviceIds.length > 0 ? spec.gpuDeviceIds.join(',') : 'void';
-    const agentEnv = [`NVIDIA_VISIBLE_DEVICES=${visible}`, ...toolboxEnv(spec.ports, options.imageUser)];
+    const agentEnv = [
+      `NVIDIA_VISIBLE_DEVICES=${visible}`,
+      `NVIDIA_DRIVER_CAPABILITIES=${driverCapabilities(spec.extraDriverCapabilities ?? []).join(',')}`,
+      ...toolboxEnv(spec.ports, options.imageUser),
+    ];
     if (exposesJupyter(spec.ports)) {
       // A recreate (no password at hand) keeps the token env it had; the config folder is current.
       const kept = options.rootPassword ? [] : userEnv.filter((e) => /^JUPYTER_(TOKEN|PASSWORD)=/.test(e));
@@ -279,7 +369,10 @@ export class ContainerService {
     }
     const agentKeys = new Set(agentEnv.map((e) => e.slice(0, e.indexOf('='))));
     // A recreate passes the old env: the agent's variables are set anew, never kept.
-    const ownKey = (e: string) => agentKeys.has(e.slice(0, e.indexOf('='))) || e.startsWith('GPUCLOUD_');
+    const ownKey = (e: string) => {
+      const key = e.slice(0, e.indexOf('='));
+      return agentKeys.has(key) || key.startsWith('GPUCLOUD_') || isReservedEnv(key);
+    };
     return {
       name: containerName(spec.containerId),
       image: options.image,
@@ -299,7 +392,8 @@ export class ContainerService {
         { source: toolboxPath, target: TOOLBOX_MOUNT, readOnly: true },
         { source: this.deps.staged.dir(spec.containerId), target: STAGED_MOUNT, readOnly: true },
       ],
-      nvidiaDeviceIds: simulatedGpus ? [] : spec.gpuDeviceIds,
+      nvidiaDeviceIds: simulatedGpus || !options.devicePath ? [] : spec.gpuDeviceIds,
+      ...(options.devicePath ? { gpuDevicePath: options.devicePath } : {}),
       resources: spec.resources,
       logLimits: this.deps.settings.logLimits,
     };
@@ -332,7 +426,9 @@ export class ContainerService {
    * applied.
    */
   async startWithAccess(
-    details: Pick<ContainerDetails, 'dockerId' | 'binds' | 'ports'> & { containerId: string },
+    details: Pick<ContainerDetails, 'dockerId' | 'binds' | 'ports' | 'nvidiaDeviceIds'> & {
+      containerId: string;
+    },
     access: Access,
     options: { staged?: boolean } = {},
   ): Promise<StartOutcome> {
@@ -340,7 +436,7 @@ export class ContainerService {
     if (staging && !options.staged) await this.deps.staged.write(details.containerId, access);
     try {
       try {
-        await this.client.startContainer(details.dockerId);
+        await this.startDocker(details.dockerId, details.nvidiaDeviceIds.length > 0);
       } catch (err) {
         throw startFailure(err);
       }
@@ -398,7 +494,11 @@ export class ContainerService {
     for (const check of [binds, ports, gpus, present] as PromiseSettledResult<unknown>[]) value(check);
     const image = value(present) ?? (await this.ensureImage(spec.image, input.registryAuth));
     await this.deps.staged.prepare(spec.containerId);
-    const definition = this.definition(spec, value(binds), {
+    const placement = value(gpus);
+    // Docker, the env and the labels name the GPUs by UUID, whatever the request named them by.
+    const placed = { ...spec, gpuDeviceIds: placement.gpus.map((g) => g.uuid) };
+    const definition = this.definition(placed, value(binds), {
+      devicePath: placement.devicePath,
       image: spec.image,
       generation: 0,
       command: imageCommand(image, spec.command),
@@ -407,7 +507,7 @@ export class ContainerService {
     });
     // The access is staged (its password hashed) while Docker creates the container.
     const staging = input.start ? this.deps.staged.write(spec.containerId, access) : Promise.resolve();
-    const [created] = await Promise.allSettled([this.client.createContainer(definition), staging]);
+    const [created] = await Promise.allSettled([this.createDocker(definition), staging]);
     if (created.status === 'rejected') {
       await this.deps.staged.remove(spec.containerId).catch(this.logFailure('remove the staging folder'));
       throw created.reason;
@@ -423,6 +523,7 @@ export class ContainerService {
           containerId: spec.containerId,
           binds: definition.binds,
           ports: spec.ports,
+          nvidiaDeviceIds: definition.nvidiaDeviceIds,
         };
         const outcome = await this.startWithAccess(container, access, { staged: true }).catch(
           (err: unknown) => ({

@@ -6,7 +6,14 @@ import type { ContainerDetails } from '../docker/container-client.js';
 import { containerName, gpusFromLabel, LABELS, mountsFromLabel, userLabels } from '../docker/labels.js';
 import { AgentError, errorMessage } from '../errors.js';
 import { type ContainerService, toManaged } from './container-service.js';
-import { checkAuthorizedKeys, checkGpuIds, checkMounts, checkPorts } from './spec-validation.js';
+import {
+  BASE_DRIVER_CAPABILITIES,
+  checkAuthorizedKeys,
+  checkGpuIds,
+  checkMounts,
+  checkPorts,
+  EXTRA_DRIVER_CAPABILITIES,
+} from './spec-validation.js';
 import { TOOLBOX_INIT } from './toolbox.js';
 import type { ContainerSpecInput, ManagedContainer, ReconfigureInput } from './types.js';
 
@@ -29,7 +36,20 @@ export function specFromDetails(details: ContainerDetails): ContainerSpecInput {
     env: {},
     labels: userLabels(labels),
     command: details.command,
+    extraDriverCapabilities: extraCapabilitiesFromEnv(details.env),
   };
+}
+
+/** The capabilities beyond compute,utility the container was given (its NVIDIA_DRIVER_CAPABILITIES). */
+function extraCapabilitiesFromEnv(env: string[]): string[] {
+  const value = env.find((e) => e.startsWith('NVIDIA_DRIVER_CAPABILITIES='))?.slice(27) ?? '';
+  return value
+    .split(',')
+    .map((c) => c.trim())
+    .filter(
+      (c) =>
+        EXTRA_DRIVER_CAPABILITIES.includes(c) && !(BASE_DRIVER_CAPABILITIES as readonly string[]).includes(c),
+    );
 }
 
 export function reconfigureContainer(
@@ -60,7 +80,9 @@ async function reconfigureLocked(
   );
   const wasRunning = old.state === 'running' || old.state === 'restarting';
   const startNew = wasRunning && input.restartIfRunning;
-  await service.checkGpus(spec.containerId, spec.gpuDeviceIds, startNew);
+  const placement = await service.checkGpus(spec.containerId, spec.gpuDeviceIds, startNew);
+  // The recreated container names its GPUs by UUID, whatever the old labels or request said.
+  spec.gpuDeviceIds = placement.gpus.map((g) => g.uuid);
 
   const generation = (Number(old.labels[LABELS.generation]) || 0) + 1;
   const tag = `${spec.containerId}-${generation}`;
@@ -75,18 +97,27 @@ async function reconfigureLocked(
     await client.renameContainer(old.dockerId, `${name}-superseded-${generation}`);
     parked = true;
     await service.deps.staged.prepare(spec.containerId);
-    newId = await client.createContainer(
-      service.definition(spec, binds, { image: commitRef, generation, env: old.env, ...runsAs(old) }),
-    );
+    const definition = service.definition(spec, binds, {
+      image: commitRef,
+      generation,
+      env: old.env,
+      devicePath: placement.devicePath,
+      ...runsAs(old),
+    });
+    newId = await service.createDocker(definition);
     if (startNew) {
       // The user's keys, staged for the init: the recreated container's first banner accepts them.
       await service.deps.staged.write(spec.containerId, { rootPassword: '', authorizedKeys: keys });
-      await client.startContainer(newId);
+      await service.startDocker(newId, definition.nvidiaDeviceIds.length > 0);
     }
   } catch (err) {
     if (newId) await client.removeContainer(newId, true).catch(log('remove the new container'));
     if (parked) await client.renameContainer(old.dockerId, name).catch(log('restore the old name'));
-    if (wasRunning) await client.startContainer(old.dockerId).catch(log('restart the old container'));
+    if (wasRunning) {
+      await service
+        .startDocker(old.dockerId, old.nvidiaDeviceIds.length > 0)
+        .catch(log('restart the old container'));
+    }
     await client.removeImage(commitRef).catch(log('remove the commit image'));
     await service.deps.staged.clear(spec.containerId).catch(log('clear the staged access'));
     if (err instanceof AgentError && err.code === 'INTERNAL') {

@@ -1,5 +1,34 @@
 import { describe, expect, it } from 'vitest';
-import { checkMountTarget, resolveResources } from './spec-validation.js';
+import {
+  checkDriverCapabilities,
+  checkMountTarget,
+  driverCapabilities,
+  isReservedEnv,
+  resolveResources,
+  validateSpec,
+} from './spec-validation.js';
+import type { ContainerServiceSettings, ContainerSpecInput } from './types.js';
+
+const settings = {
+  bindAddress: '127.0.0.1',
+  nodeName: 'n1',
+  portRange: { start: 20000, end: 29999 },
+} as ContainerServiceSettings;
+const spec = (overrides: Partial<ContainerSpecInput> = {}): ContainerSpecInput => ({
+  containerId: 'c1',
+  ownerId: 'owner1',
+  ownerName: 'Alice',
+  displayName: 'c1',
+  image: 'pytorch/pytorch:2.4.0-cuda12.4-cudnn9-runtime',
+  gpuDeviceIds: [],
+  ports: [],
+  mounts: [],
+  resources: { memoryBytes: 0, nanoCpus: 0, pidsLimit: 0, shmSizeBytes: 0 },
+  env: {},
+  labels: {},
+  command: [],
+  ...overrides,
+});
 
 const MIB = 1024 * 1024;
 const GIB = 1024 * MIB;
@@ -44,5 +73,40 @@ describe('container request rules', () => {
     ]) {
       expect(() => checkMountTarget(bad), bad).toThrow();
     }
+  });
+
+  it('refuses every NVIDIA_* variable but NVIDIA_REQUIRE_*, naming it in Chinese', () => {
+    for (const key of [
+      'NVIDIA_VISIBLE_DEVICES',
+      'NVIDIA_DRIVER_CAPABILITIES',
+      'NVIDIA_MIG_CONFIG_DEVICES',
+      'NVIDIA_IMEX_CHANNELS',
+      'NVIDIA_GDRCOPY',
+    ]) {
+      expect(isReservedEnv(key), key).toBe(true);
+      expect(() => validateSpec(spec({ env: { [key]: 'all' } }), settings)).toThrow(
+        new RegExp(`^环境变量 ${key} 由平台设置, 不能自定义 \\(`),
+      );
+    }
+    expect(isReservedEnv('NVIDIA_REQUIRE_CUDA')).toBe(false);
+    const ok = validateSpec(spec({ env: { NVIDIA_REQUIRE_CUDA: 'cuda>=12.4', NVIDIAX: '1' } }), settings);
+    expect(ok.env).toEqual({ NVIDIA_REQUIRE_CUDA: 'cuda>=12.4', NVIDIAX: '1' });
+  });
+
+  it('adds only the allowed driver capabilities to compute,utility', () => {
+    expect(driverCapabilities([])).toEqual(['compute', 'utility']);
+    expect(driverCapabilities(checkDriverCapabilities(['video', 'Graphics', 'video', 'utility']))).toEqual([
+      'compute',
+      'utility',
+      'video',
+      'graphics',
+    ]);
+    for (const bad of ['all', 'ngx', 'compute,video', '']) {
+      expect(() => checkDriverCapabilities([bad]), bad).toThrow(/^不支持的 NVIDIA 驱动能力/);
+    }
+    expect(
+      validateSpec(spec({ extraDriverCapabilities: ['display'] }), settings).extraDriverCapabilities,
+    ).toEqual(['display']);
+    expect(validateSpec(spec(), settings).extraDriverCapabilities).toEqual([]);
   });
 });

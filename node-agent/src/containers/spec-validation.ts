@@ -19,7 +19,42 @@ const SSH_KEY_PATTERN =
   /^(ssh-(rsa|dss|ed25519)|ecdsa-sha2-nistp(256|384|521)|sk-(ssh-ed25519|ecdsa-sha2-nistp256)@openssh\.com) [A-Za-z0-9+/]+={0,3}( [^\r\n]*)?$/;
 
 /** Env the agent sets itself: a user value here could hand a container every GPU of the host. */
-export const RESERVED_ENV = new Set(['NVIDIA_VISIBLE_DEVICES']);
+export const RESERVED_ENV = new Set(['NVIDIA_VISIBLE_DEVICES', 'NVIDIA_DRIVER_CAPABILITIES']);
+
+/**
+ * Every NVIDIA_* variable steers the toolkit (NVIDIA_VISIBLE_DEVICES, NVIDIA_DRIVER_CAPABILITIES,
+ * NVIDIA_MIG_CONFIG_DEVICES, NVIDIA_IMEX_CHANNELS, NVIDIA_GDRCOPY, NVIDIA_NVSWITCH, ...) and is the
+ * agent's; only NVIDIA_REQUIRE_* (an image's own CUDA/driver requirement) is the image's.
+ */
+export function isReservedEnv(key: string): boolean {
+  return RESERVED_ENV.has(key) || (key.startsWith('NVIDIA_') && !key.startsWith('NVIDIA_REQUIRE_'));
+}
+
+/** What every GPU container gets: CUDA and nvidia-smi. */
+export const BASE_DRIVER_CAPABILITIES = ['compute', 'utility'] as const;
+/** What a spec may add (NVIDIA_DRIVER_CAPABILITIES values; `all` is never given). */
+export const EXTRA_DRIVER_CAPABILITIES = ['compute', 'utility', 'video', 'graphics', 'display', 'compat32'];
+
+export function checkDriverCapabilities(extra: string[]): string[] {
+  const out: string[] = [];
+  for (const raw of extra) {
+    const cap = raw.trim().toLowerCase();
+    if (!EXTRA_DRIVER_CAPABILITIES.includes(cap)) {
+      throw invalidArgument(
+        `不支持的 NVIDIA 驱动能力 "${raw}" (driver capability not allowed; allowed: ${EXTRA_DRIVER_CAPABILITIES.join(', ')})`,
+      );
+    }
+    if (!out.includes(cap)) out.push(cap);
+  }
+  return out;
+}
+
+/** NVIDIA_DRIVER_CAPABILITIES of a container: compute,utility and the spec's extras. */
+export function driverCapabilities(extra: string[]): string[] {
+  const caps: string[] = [...BASE_DRIVER_CAPABILITIES];
+  for (const cap of extra) if (!caps.includes(cap)) caps.push(cap);
+  return caps;
+}
 /** Mount targets that would hide the system or reach the kernel's interfaces. */
 const FORBIDDEN_TARGETS = ['/', '/etc', '/bin', '/sbin', '/usr', '/lib', '/lib64', '/run', '/var'];
 const FORBIDDEN_TREES = ['/proc', '/sys', '/dev'];
@@ -153,7 +188,11 @@ export function resolveResources(resources: ResourceLimits): ResourceLimits {
 function checkEnv(env: Record<string, string>): Record<string, string> {
   for (const [key, value] of Object.entries(env)) {
     if (!ENV_KEY_PATTERN.test(key)) throw invalidArgument(`bad environment variable name "${key}"`);
-    if (RESERVED_ENV.has(key)) throw invalidArgument(`environment variable ${key} is set by the agent`);
+    if (isReservedEnv(key)) {
+      throw invalidArgument(
+        `环境变量 ${key} 由平台设置, 不能自定义 (environment variable ${key} is set by the agent; of the NVIDIA_* variables only NVIDIA_REQUIRE_* may be given)`,
+      );
+    }
     if (value.includes('\0') || value.length > 32_768)
       throw invalidArgument(`environment variable ${key} is invalid`);
   }
@@ -192,5 +231,6 @@ export function validateSpec(
     env: checkEnv(spec.env),
     labels: checkLabels(spec.labels),
     command: spec.command,
+    extraDriverCapabilities: checkDriverCapabilities(spec.extraDriverCapabilities ?? []),
   };
 }

@@ -14,7 +14,7 @@ export interface ContainerSpecInput {
   ownerName: string;
   displayName: string;
   image: string;
-  /** GPU indices or uuids allocated by the control plane; empty = no GPU. */
+  /** GPU UUIDs allocated by the control plane (indices are still accepted); empty = no GPU. */
   gpuDeviceIds: string[];
   /** hostIp '' = the agent's bind address. */
   ports: PortMapping[];
@@ -24,6 +24,8 @@ export interface ContainerSpecInput {
   env: Record<string, string>;
   labels: Record<string, string>;
   command: string[];
+  /** NVIDIA driver capabilities beyond compute,utility (video, graphics, display, compat32). */
+  extraDriverCapabilities?: string[];
 }
 
 export interface CreateContainerInput {

@@ -59,8 +59,13 @@ export interface ContainerDefinition {
   user?: string;
   ports: PortMapping[];
   binds: BindMount[];
-  /** Real NVIDIA GPUs to request through DeviceRequests; empty = none. */
+  /** Real NVIDIA GPUs (UUIDs) to request through DeviceRequests; empty = none. */
   nvidiaDeviceIds: string[];
+  /**
+   * How the GPUs are requested: 'cdi' (Driver "cdi", nvidia.com/gpu=<UUID>) or 'legacy'
+   * (Driver "nvidia", the toolkit's runtime hook). Only read when there are GPUs.
+   */
+  gpuDevicePath?: GpuDevicePath;
   resources: ResourceLimits;
   /** Json-file rotation: files of at most `maxSize` (`10m`), `maxFiles` of them. */
   logLimits: { maxSize: string; maxFiles: number };
@@ -201,6 +206,29 @@ export interface ImageSummary {
   createdUnix: number;
 }
 
+/** How containers get GPUs: CDI devices, or the toolkit's legacy runtime hook. */
+export type GpuDevicePath = 'cdi' | 'legacy';
+
+/** A device a Docker device driver discovered (Docker >= 28.2 lists CDI devices). */
+export interface DiscoveredDevice {
+  source: string;
+  /** `nvidia.com/gpu=GPU-…` for a CDI device. */
+  id: string;
+}
+
+/** The parts of Docker's /info the agent reads. */
+export interface EngineInfo {
+  serverVersion: string;
+  /** Docker's data root (where images and containers live). */
+  dataRoot: string;
+  /** undefined: the engine predates CDI (Docker < 25) and does not report the field. */
+  cdiSpecDirs: string[] | undefined;
+  /** undefined: the engine does not list devices (Docker < 28.2, or none discovered). */
+  discoveredDevices: DiscoveredDevice[] | undefined;
+  /** Names of the OCI runtimes registered with Docker (runc, nvidia, ...). */
+  runtimes: string[];
+}
+
 export interface EngineVersion {
   version: string;
   apiVersion: string;
@@ -223,6 +251,8 @@ export interface ContainerClient {
   listImages(): Promise<ImageSummary[]>;
   /** Docker's data root (where images and containers live), as `docker info` says. */
   dataRoot(): Promise<string>;
+  /** Docker's /info, the parts the agent reads. */
+  engineInfo(): Promise<EngineInfo>;
   /** Returns Docker's id. */
   createContainer(definition: ContainerDefinition): Promise<string>;
   startContainer(ref: string): Promise<void>;

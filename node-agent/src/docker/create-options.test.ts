@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ContainerDefinition } from './container-client.js';
-import { buildCreateOptions, CAP_ADD } from './create-options.js';
+import { buildCreateOptions, CAP_ADD, gpuDeviceRequests } from './create-options.js';
+import { detailsFromInspect } from './inspect-mapping.js';
 
 const definition: ContainerDefinition = {
   name: 'gpucloud-c1',
@@ -25,6 +26,32 @@ describe('the Docker create body', () => {
       { Driver: 'nvidia', DeviceIDs: ['GPU-aaaa', 'GPU-bbbb'], Capabilities: [['gpu']] },
     ]);
     expect(body.Cmd).toBeUndefined(); // the image's CMD
+  });
+
+  it('requests them as CDI devices by UUID where the host uses CDI', () => {
+    const body = buildCreateOptions({ ...definition, gpuDevicePath: 'cdi' });
+    expect(body.HostConfig?.DeviceRequests).toEqual([
+      { Driver: 'cdi', DeviceIDs: ['nvidia.com/gpu=GPU-aaaa', 'nvidia.com/gpu=GPU-bbbb'] },
+    ]);
+    expect(gpuDeviceRequests([], 'cdi')).toBeUndefined();
+    expect(gpuDeviceRequests(['GPU-aaaa'], 'legacy')).toEqual([
+      { Driver: 'nvidia', DeviceIDs: ['GPU-aaaa'], Capabilities: [['gpu']] },
+    ]);
+  });
+
+  it('reads the GPUs back from either request', () => {
+    for (const path of ['cdi', 'legacy'] as const) {
+      const body = buildCreateOptions({ ...definition, gpuDevicePath: path });
+      const details = detailsFromInspect({
+        Id: 'x',
+        Name: '/gpucloud-c1',
+        Created: '2026-01-01T00:00:00Z',
+        Config: { Image: definition.image, Labels: {}, Env: [] },
+        HostConfig: body.HostConfig,
+        State: { Status: 'created', ExitCode: 0, StartedAt: '', FinishedAt: '' },
+      } as never);
+      expect(details.nvidiaDeviceIds).toEqual(['GPU-aaaa', 'GPU-bbbb']);
+    }
   });
 
   it('publishes tcp and udp ports and binds volumes read-only when asked', () => {

@@ -1,7 +1,8 @@
 // The Docker create body of a managed container: the definition plus the hardening every
 // rented container gets (no privileges it does not need, never the Docker socket).
 import type { ContainerCreateOptions } from 'dockerode';
-import type { BindMount, ContainerDefinition, PortMapping } from './container-client.js';
+import type { BindMount, ContainerDefinition, GpuDevicePath, PortMapping } from './container-client.js';
+import { NVIDIA_CDI_PREFIX } from './inspect-mapping.js';
 
 /** What sshd and a root login shell need; everything else is dropped. */
 export const CAP_ADD = [
@@ -53,6 +54,19 @@ function mounts(binds: BindMount[]) {
   }));
 }
 
+/**
+ * The DeviceRequest that gives a container exactly these GPUs (UUIDs). Where Docker lists the
+ * toolkit's CDI devices, the CDI driver injects them (`docker run --device nvidia.com/gpu=<UUID>`);
+ * else the toolkit's legacy hook does (`docker run --gpus device=<UUID>`). A toolkit in CDI
+ * mode refuses the legacy request ("invoking the NVIDIA Container Runtime Hook directly ... is
+ * not supported", dstackai/dstack#2306), which is why the path is chosen per host.
+ */
+export function gpuDeviceRequests(uuids: string[], path: GpuDevicePath = 'legacy') {
+  if (uuids.length === 0) return undefined;
+  if (path === 'cdi') return [{ Driver: 'cdi', DeviceIDs: uuids.map((id) => `${NVIDIA_CDI_PREFIX}${id}`) }];
+  return [{ Driver: 'nvidia', DeviceIDs: [...uuids], Capabilities: [['gpu']] }];
+}
+
 export function buildCreateOptions(definition: ContainerDefinition): ContainerCreateOptions {
   const { resources } = definition;
   return {
@@ -83,11 +97,7 @@ export function buildCreateOptions(definition: ContainerDefinition): ContainerCr
       PortBindings: portBindings(definition.ports),
       Mounts: mounts(definition.binds),
       ...(definition.nvidiaDeviceIds.length > 0
-        ? {
-            DeviceRequests: [
-              { Driver: 'nvidia', DeviceIDs: definition.nvidiaDeviceIds, Capabilities: [['gpu']] },
-            ],
-          }
+        ? { DeviceRequests: gpuDeviceRequests(definition.nvidiaDeviceIds, definition.gpuDevicePath) }
         : {}),
       ...(resources.memoryBytes > 0
         ? { Memory: resources.memoryBytes, MemorySwap: resources.memoryBytes }

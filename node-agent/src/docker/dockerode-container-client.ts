@@ -12,6 +12,7 @@ import type {
   ContainerDetails,
   ContainerSummary,
   EngineEvent,
+  EngineInfo,
   EngineVersion,
   ExecResult,
   ImageConfig,
@@ -34,7 +35,7 @@ import {
   streamDone,
   withDeadline,
 } from './dockerode-support.js';
-import { detailsFromInspect, stringList, summaryFromList } from './inspect-mapping.js';
+import { detailsFromInspect, engineInfoFromDocker, stringList, summaryFromList } from './inspect-mapping.js';
 import { consoleCommand, interactiveExec, newPidFile } from './interactive-exec.js';
 import { jsonLineSplitter } from './json-lines.js';
 import { logFrameSplitter, splitTimestamp } from './log-frames.js';
@@ -97,13 +98,16 @@ export class DockerodeContainerClient implements ContainerClient {
   }
 
   dataRoot(): Promise<string> {
+    return this.engineInfo().then((info) => info.dataRoot);
+  }
+
+  engineInfo(): Promise<EngineInfo> {
     return this.call('docker info', async (abortSignal) => {
       // Like version(), info() honours abortSignal though its type definition does not list it.
       const info: unknown = await (
         this.docker.info as (opts: { abortSignal: AbortSignal }) => Promise<unknown>
       ).call(this.docker, { abortSignal });
-      const root = asRecord(info).DockerRootDir;
-      return typeof root === 'string' ? root : '';
+      return engineInfoFromDocker(info);
     });
   }
 

@@ -6,6 +6,8 @@ import type {
   ContainerDetails,
   ContainerStateName,
   ContainerSummary,
+  DiscoveredDevice,
+  EngineInfo,
   PortMapping,
 } from './container-client.js';
 
@@ -68,9 +70,46 @@ function bindsFromMounts(mounts: unknown): BindMount[] {
     .map((m) => ({ source: String(m.Source), target: String(m.Target), readOnly: m.ReadOnly === true }));
 }
 
+/** The CDI device name of an NVIDIA GPU: `nvidia.com/gpu=<UUID>`. */
+export const NVIDIA_CDI_PREFIX = 'nvidia.com/gpu=';
+
+/** The GPUs a container requested, as the agent named them (UUIDs, or indices before UUIDs). */
 function nvidiaIds(deviceRequests: unknown): string[] {
   if (!Array.isArray(deviceRequests)) return [];
-  return deviceRequests.map(asRecord).flatMap((r) => (r.Driver === 'nvidia' ? stringList(r.DeviceIDs) : []));
+  return deviceRequests.map(asRecord).flatMap((r) => {
+    if (r.Driver === 'nvidia') return stringList(r.DeviceIDs);
+    if (r.Driver === 'cdi') {
+      return stringList(r.DeviceIDs)
+        .filter((id) => id.startsWith(NVIDIA_CDI_PREFIX))
+        .map((id) => id.slice(NVIDIA_CDI_PREFIX.length));
+    }
+    return [];
+  });
+}
+
+const strings = (value: unknown): string[] | undefined =>
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : undefined;
+
+/** Docker's /info answer → the parts the agent reads (see test/fixtures/docker-info). */
+export function engineInfoFromDocker(info: unknown): EngineInfo {
+  const r = asRecord(info);
+  const devices = Array.isArray(r.DiscoveredDevices)
+    ? r.DiscoveredDevices.map(asRecord)
+        .filter((d) => typeof d.ID === 'string')
+        .map(
+          (d): DiscoveredDevice => ({
+            source: typeof d.Source === 'string' ? d.Source : '',
+            id: String(d.ID),
+          }),
+        )
+    : undefined;
+  return {
+    serverVersion: typeof r.ServerVersion === 'string' ? r.ServerVersion : '',
+    dataRoot: typeof r.DockerRootDir === 'string' ? r.DockerRootDir : '',
+    cdiSpecDirs: strings(r.CDISpecDirs),
+    discoveredDevices: devices,
+    runtimes: Object.keys(asRecord(r.Runtimes)),
+  };
 }
 
 function statusText(state: ContainerInspectInfo['State']): string {

@@ -1,12 +1,22 @@
 // Simulated GPUs (--simulate-gpus 8xRTX4090) for demos and tests on hosts without NVIDIA
-// hardware: same inventory shape, stable fake uuids, no utilisation.
+// hardware: same inventory shape, stable fake uuids, no utilisation. A control file in the
+// agent's state folder (simulated-gpus.json, read on every inventory and sample) lets tests
+// play what real hosts do: renumbering, a GPU lost or unhealthy, MIG, fabric, persistence,
+// topology.
 import { createHash } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { errorMessage } from '../errors.js';
 import type { GpuDevice, GpuInventory, GpuProbe } from './gpu-probe.js';
+import { persistenceWarning } from './nvidia-smi-parse.js';
+import { InventoryCache } from './nvidia-smi-probe.js';
 
 interface KnownModel {
   name: string;
   memoryMib: number;
   powerLimitW: number;
+  /** SXM parts on an NVLink baseboard (HGX/DGX): all GPUs of the node in one NVLink domain. */
+  nvlink?: boolean;
 }
 
 /** Keys are model names without spaces, dashes and the NVIDIA/GeForce prefixes, upper-case. */
@@ -16,13 +26,13 @@ const KNOWN_MODELS: Record<string, KnownModel> = {
   RTX5090: { name: 'NVIDIA GeForce RTX 5090', memoryMib: 32607, powerLimitW: 575 },
   RTX4080: { name: 'NVIDIA GeForce RTX 4080', memoryMib: 16376, powerLimitW: 320 },
   RTX3090: { name: 'NVIDIA GeForce RTX 3090', memoryMib: 24576, powerLimitW: 350 },
-  A100: { name: 'NVIDIA A100-SXM4-80GB', memoryMib: 81920, powerLimitW: 400 },
-  A10080G: { name: 'NVIDIA A100-SXM4-80GB', memoryMib: 81920, powerLimitW: 400 },
-  A10040G: { name: 'NVIDIA A100-SXM4-40GB', memoryMib: 40960, powerLimitW: 400 },
-  A800: { name: 'NVIDIA A800-SXM4-80GB', memoryMib: 81920, powerLimitW: 400 },
-  H100: { name: 'NVIDIA H100 80GB HBM3', memoryMib: 81559, powerLimitW: 700 },
-  H800: { name: 'NVIDIA H800', memoryMib: 81559, powerLimitW: 700 },
-  H200: { name: 'NVIDIA H200', memoryMib: 143771, powerLimitW: 700 },
+  A100: { name: 'NVIDIA A100-SXM4-80GB', memoryMib: 81920, powerLimitW: 400, nvlink: true },
+  A10080G: { name: 'NVIDIA A100-SXM4-80GB', memoryMib: 81920, powerLimitW: 400, nvlink: true },
+  A10040G: { name: 'NVIDIA A100-SXM4-40GB', memoryMib: 40960, powerLimitW: 400, nvlink: true },
+  A800: { name: 'NVIDIA A800-SXM4-80GB', memoryMib: 81920, powerLimitW: 400, nvlink: true },
+  H100: { name: 'NVIDIA H100 80GB HBM3', memoryMib: 81559, powerLimitW: 700, nvlink: true },
+  H800: { name: 'NVIDIA H800', memoryMib: 81559, powerLimitW: 700, nvlink: true },
+  H200: { name: 'NVIDIA H200', memoryMib: 143771, powerLimitW: 700, nvlink: true },
   H20: { name: 'NVIDIA H20', memoryMib: 97871, powerLimitW: 500 },
   L40S: { name: 'NVIDIA L40S', memoryMib: 46068, powerLimitW: 350 },
   L20: { name: 'NVIDIA L20', memoryMib: 46068, powerLimitW: 275 },
@@ -46,12 +56,83 @@ export function simulatedUuid(nodeName: string, model: string, index: number): s
   return `GPU-SIM-${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
 }
 
+/**
+ * `<stateDir>/simulated-gpus.json`; every key optional, a missing file means all defaults.
+ * GPUs are named by their simulated uuid (simulatedUuid(nodeName, model, originalIndex)).
+ */
+export interface SimulatedGpuControl {
+  /** The GPUs present, in nvidia-smi index order (index = position); one left out is lost. */
+  order?: string[];
+  /** uuid -> healthProblem. */
+  unhealthy?: Record<string, string>;
+  /** uuids with MIG mode enabled. */
+  mig?: string[];
+  /** NVLink fabric state of every GPU (`In Progress`, `Completed`, ...); '' when absent. */
+  fabricState?: string;
+  /** Persistence mode of every GPU; true when absent. */
+  persistenceMode?: boolean;
+  /** NUMA nodes the GPUs are split over, by original position; 2 with 4 GPUs or more, else 1. */
+  numaNodes?: number;
+  /** NVLink domains (uuid groups); by default one domain for SXM models, none for PCIe cards. */
+  nvlink?: string[][];
+}
+
+export const SIMULATED_GPU_CONTROL_FILE = 'simulated-gpus.json';
+
+export function simulatedGpuControlPath(stateDir: string): string {
+  return path.join(stateDir, SIMULATED_GPU_CONTROL_FILE);
+}
+
+/** Writes the control file (atomically: a probe never reads half of it). */
+export async function writeSimulatedGpuControl(
+  stateDir: string,
+  control: SimulatedGpuControl,
+): Promise<void> {
+  await fs.mkdir(stateDir, { recursive: true });
+  const file = simulatedGpuControlPath(stateDir);
+  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  await fs.writeFile(tmp, `${JSON.stringify(control, null, 2)}\n`);
+  await fs.rename(tmp, file);
+}
+
+async function readControl(
+  file: string | undefined,
+): Promise<{ control: SimulatedGpuControl; warning: string }> {
+  if (!file) return { control: {}, warning: '' };
+  let raw: string;
+  try {
+    raw = await fs.readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as { code?: unknown }).code === 'ENOENT') return { control: {}, warning: '' };
+    return { control: {}, warning: `模拟 GPU 控制文件无法读取 (${file}: ${errorMessage(err)})` };
+  }
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+      throw new Error('not an object');
+    return { control: parsed as SimulatedGpuControl, warning: '' };
+  } catch (err) {
+    return { control: {}, warning: `模拟 GPU 控制文件格式错误, 已忽略 (${file}: ${errorMessage(err)})` };
+  }
+}
+
 export class SimulatedGpuProbe implements GpuProbe {
   readonly simulated = true;
+  /** The GPUs as first seen, in their original order. */
   private readonly gpus: GpuDevice[];
+  private readonly sxm: boolean;
+  private readonly cache = new InventoryCache(() => this.read());
+  private controlStamp = '';
 
-  constructor(count: number, model: string, nodeName: string) {
+  constructor(
+    count: number,
+    model: string,
+    nodeName: string,
+    /** The control file (simulatedGpuControlPath(stateDir)); none = defaults only. */
+    private readonly controlFile?: string,
+  ) {
     const known = knownModel(model);
+    this.sxm = known?.nvlink === true;
     this.gpus = Array.from({ length: count }, (_, index) => ({
       index,
       uuid: simulatedUuid(nodeName, model, index),
@@ -63,21 +144,84 @@ export class SimulatedGpuProbe implements GpuProbe {
       temperatureC: 0,
       powerDrawW: 0,
       powerLimitW: known?.powerLimitW ?? 0,
+      pciBusId: `00000000:${(0x18 + index * 0x10).toString(16).toUpperCase().padStart(2, '0').slice(-2)}:00.0`,
+      healthProblem: '',
+      persistenceMode: true,
+      migEnabled: false,
+      fabricState: '',
+      numaNode: 0,
+      nvlinkPeers: [],
     }));
   }
 
   async sample(): Promise<GpuDevice[]> {
-    return this.gpus.map((gpu) => ({ ...gpu }));
+    return (await this.read()).gpus;
   }
 
-  async inventory(): Promise<GpuInventory> {
-    return {
-      gpus: await this.sample(),
-      driverVersion: '',
-      cudaVersion: '',
-      containerToolkitVersion: '',
-      simulated: true,
-      unsafeReason: '',
-    };
+  inventory(): Promise<GpuInventory> {
+    return this.cache.refresh();
+  }
+
+  /** As on a real host, but a changed control file is seen at once (tests need no waiting). */
+  cachedInventory(maxAgeMs: number): Promise<GpuInventory> {
+    return this.cache.cached(maxAgeMs, async () => (await this.stamp()) === this.controlStamp);
+  }
+
+  close(): void {}
+
+  private async stamp(): Promise<string> {
+    if (!this.controlFile) return '';
+    try {
+      const stat = await fs.stat(this.controlFile);
+      return `${stat.mtimeMs}:${stat.size}:${stat.ino}`;
+    } catch {
+      return 'absent';
+    }
+  }
+
+  private async read(): Promise<GpuInventory> {
+    const stamp = await this.stamp();
+    const { control, warning } = await readControl(this.controlFile);
+    this.controlStamp = stamp;
+    const count = this.gpus.length;
+    const byUuid = new Map(this.gpus.map((gpu) => [gpu.uuid, gpu]));
+    const present = Array.isArray(control.order)
+      ? control.order.flatMap((uuid) => {
+          const gpu = byUuid.get(uuid);
+          return gpu ? [gpu] : [];
+        })
+      : this.gpus;
+    const numaNodes =
+      typeof control.numaNodes === 'number' && control.numaNodes >= 1
+        ? Math.floor(control.numaNodes)
+        : count >= 4
+          ? 2
+          : 1;
+    const domains = Array.isArray(control.nvlink)
+      ? control.nvlink
+      : this.sxm && count > 1
+        ? [this.gpus.map((gpu) => gpu.uuid)]
+        : [];
+    const presentUuids = new Set(present.map((gpu) => gpu.uuid));
+    const gpus = present.map((gpu, index) => {
+      const original = this.gpus.indexOf(gpu);
+      const peers = new Set<string>();
+      for (const domain of domains) {
+        if (!Array.isArray(domain) || !domain.includes(gpu.uuid)) continue;
+        for (const peer of domain) if (peer !== gpu.uuid && presentUuids.has(peer)) peers.add(peer);
+      }
+      return {
+        ...gpu,
+        index,
+        healthProblem: String(control.unhealthy?.[gpu.uuid] ?? ''),
+        migEnabled: Array.isArray(control.mig) && control.mig.includes(gpu.uuid),
+        fabricState: typeof control.fabricState === 'string' ? control.fabricState : '',
+        persistenceMode: control.persistenceMode !== false,
+        numaNode: Math.floor((original * numaNodes) / Math.max(count, 1)),
+        nvlinkPeers: [...peers],
+      };
+    });
+    const warnings = [warning, persistenceWarning(gpus)].filter(Boolean);
+    return { gpus, driverVersion: '', cudaVersion: '', simulated: true, warnings, probeError: '' };
   }
 }

@@ -4,7 +4,9 @@
 import type { ContainerClient } from '../docker/container-client.js';
 import { errorMessage } from '../errors.js';
 import type { GpuInventory, GpuProbe } from '../gpu/gpu-probe.js';
+import type { ToolkitInfo } from '../gpu/toolkit.js';
 import { AGENT_VERSION } from '../version.js';
+import type { GpuRuntime, GpuRuntimeState } from './gpu-runtime.js';
 import type { HostFacts, StaticHostFacts } from './host-facts.js';
 
 export interface HostInfoData extends StaticHostFacts {
@@ -15,14 +17,30 @@ export interface HostInfoData extends StaticHostFacts {
   dockerVersion: string;
   dockerError: string;
   gpu: GpuInventory;
+  /** The toolkit's parts and mode; empty strings on a host with simulated GPUs or none read. */
+  toolkit: ToolkitInfo;
+  /** 'cdi', 'legacy', or '' (simulated GPUs, no GPUs, Docker not answering). */
+  gpuDevicePath: string;
+  /** Why the host must get no GPU work (toolkit, device path); '' on a host without GPUs. */
+  unsafeReason: string;
   portRange: { start: number; end: number };
   publicHost: string;
 }
+
+const NO_TOOLKIT: ToolkitInfo = {
+  ctkVersion: '',
+  cliVersion: '',
+  runtimeHookVersion: '',
+  cdiHookVersion: '',
+  mode: '',
+  unsafeReason: '',
+};
 
 export interface HostInfoDeps {
   facts: HostFacts;
   client: ContainerClient;
   gpus: GpuProbe;
+  runtime: GpuRuntime;
   portRange: { start: number; end: number };
   publicHost: string;
 }
@@ -32,12 +50,17 @@ export async function collectHostInfo(deps: HostInfoDeps): Promise<HostInfoData>
     (v) => ({ dockerAvailable: true, dockerVersion: v.version, dockerError: '' }),
     (err: unknown) => ({ dockerAvailable: false, dockerVersion: '', dockerError: errorMessage(err) }),
   );
-  const [facts, disk, gpu, dockerState] = await Promise.all([
+  // Docker down: the runtime cannot be read; the toolkit is then reported empty and dockerError says why.
+  const runtime = deps.runtime.state().catch((): GpuRuntimeState | undefined => undefined);
+  const [facts, disk, gpu, dockerState, state] = await Promise.all([
     deps.facts.staticFacts(),
     deps.facts.disk(),
     deps.gpus.inventory(),
     docker,
+    runtime,
   ]);
+  // The toolkit matters only where there are GPUs to give (a CPU host runs GPU-less containers).
+  const hasGpus = !gpu.simulated && gpu.gpus.length > 0;
   return {
     ...facts,
     agentVersion: AGENT_VERSION,
@@ -45,6 +68,9 @@ export async function collectHostInfo(deps: HostInfoDeps): Promise<HostInfoData>
     diskFreeBytes: disk.freeBytes,
     ...dockerState,
     gpu,
+    toolkit: state?.toolkit ?? NO_TOOLKIT,
+    gpuDevicePath: hasGpus ? (state?.devicePath ?? '') : '',
+    unsafeReason: hasGpus ? (state?.unsafeReason ?? '') : '',
     portRange: deps.portRange,
     publicHost: deps.publicHost,
   };

@@ -97,6 +97,7 @@ export function specFromProto(spec: ContainerSpec__Output | null): ContainerSpec
     env: spec.env,
     labels: spec.labels,
     command: spec.command,
+    extraDriverCapabilities: spec.extraDriverCapabilities,
   };
 }
 
@@ -155,6 +156,13 @@ export function gpuToProto(gpu: GpuDevice): GpuInfo {
     temperatureC: Math.round(gpu.temperatureC),
     powerDrawW: gpu.powerDrawW,
     powerLimitW: gpu.powerLimitW,
+    pciBusId: gpu.pciBusId,
+    healthProblem: gpu.healthProblem,
+    persistenceMode: gpu.persistenceMode,
+    migEnabled: gpu.migEnabled,
+    fabricState: gpu.fabricState,
+    numaNode: gpu.numaNode,
+    nvlinkPeers: gpu.nvlinkPeers,
   };
 }
 
@@ -175,13 +183,20 @@ export function hostInfoToProto(h: HostInfoData): HostInfo {
     dockerError: h.dockerError,
     nvidiaDriverVersion: h.gpu.driverVersion,
     cudaVersion: h.gpu.cudaVersion,
-    containerToolkitVersion: h.gpu.containerToolkitVersion,
+    containerToolkitVersion: h.toolkit.ctkVersion || h.toolkit.cliVersion,
     simulated: h.gpu.simulated,
-    unsafeReason: h.gpu.unsafeReason,
+    unsafeReason: h.unsafeReason,
     gpus: h.gpu.gpus.map(gpuToProto),
     portRangeStart: h.portRange.start,
     portRangeEnd: h.portRange.end,
     publicHost: h.publicHost,
+    gpuDevicePath: h.gpuDevicePath,
+    containerToolkitMode: h.toolkit.mode,
+    nvidiaContainerCliVersion: h.toolkit.cliVersion,
+    nvidiaContainerRuntimeHookVersion: h.toolkit.runtimeHookVersion,
+    nvidiaCdiHookVersion: h.toolkit.cdiHookVersion,
+    warnings: h.gpu.warnings,
+    gpuProbeError: h.gpu.probeError,
   };
 }
 

@@ -11,6 +11,7 @@ import * as containerPull from './20261124000051_container_pull.js';
 import * as nodeImages from './20261124000052_node_images.js';
 import * as containerChanges from './20261124000053_container_changes.js';
 import * as billingAccounts from './20261124000054_billing_accounts.js';
+import * as gpuTruth from './20261124000055_gpu_truth.js';
 
 /**
  * Every migration, in order. Listed statically (instead of read from the folder) so they load
@@ -29,6 +30,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261124000052_node_images': nodeImages,
   '20261124000053_container_changes': containerChanges,
   '20261124000054_billing_accounts': billingAccounts,
+  '20261124000055_gpu_truth': gpuTruth,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -19,7 +19,9 @@ export type NoticeKind =
   | 'release_warning'
   | 'stopped_balance'
   | 'stopped_expired'
-  | 'released';
+  | 'released'
+  /** A GPU the container holds failed or disappeared (ref_at: when it became unusable). */
+  | 'gpu_problem';
 
 /** The statuses of an order that can be invoiced (paid for). */
 export const INVOICEABLE_STATUSES: OrderStatus[] = ['paid', 'running', 'stopped', 'completed'];
@@ -552,7 +554,14 @@ export class ContainerNoticeModel extends Model {
       container_id: { type: 'string' },
       kind: {
         type: 'string',
-        enum: ['expiry_warning', 'release_warning', 'stopped_balance', 'stopped_expired', 'released'],
+        enum: [
+          'expiry_warning',
+          'release_warning',
+          'stopped_balance',
+          'stopped_expired',
+          'released',
+          'gpu_problem',
+        ],
       },
     },
   };

@@ -49,13 +49,28 @@ export class Notices {
     );
   }
 
+  /**
+   * Tells the owner that a GPU of the container became unusable at `refAt` (`problem`: which and
+   * why, in Chinese); once per container and moment, whichever replica saw it.
+   */
+  async gpuProblem(containerId: string, refAt: Date, problem: string): Promise<void> {
+    if (!(await this.repo.claim(containerId, 'gpu_problem', refAt))) return;
+    const c = await this.d.containers.find(containerId);
+    if (!c) return;
+    await this.send(
+      c.user_id,
+      'GPU 故障提醒',
+      `容器 ${c.name}（${containerId}）的 ${problem}（${fmt(refAt)} UTC）。该 GPU 不会分配给其他用户；如需继续使用，请保存数据后联系客服或重新购买实例。`,
+    );
+  }
+
   /** Sends the notice of `kind` for the container at `refAt` unless it went out before. */
-  async once(containerId: string, kind: NoticeKind, refAt: Date): Promise<void> {
+  async once(containerId: string, kind: Exclude<NoticeKind, 'gpu_problem'>, refAt: Date): Promise<void> {
     if (!(await this.repo.claim(containerId, kind, refAt))) return;
     const c = await this.d.containers.find(containerId);
     if (!c) return;
     const name = `容器 ${c.name}（${containerId}）`;
-    const texts: Record<NoticeKind, [string, string]> = {
+    const texts: Record<Exclude<NoticeKind, 'gpu_problem'>, [string, string]> = {
       expiry_warning: [
         '实例即将到期',
         `${name}将于 ${fmt(refAt)}（UTC）到期，到期后将自动停止，请及时续费。`,

@@ -1,7 +1,7 @@
 import type { BillingRecordReply, TransactionReply } from './contract.js';
 import type { LedgerRepository } from './ledger-repository.js';
 import { yuan } from './numbers.js';
-import type { RecordFilter, RecordsRepository, RecordType } from './records-repository.js';
+import type { RecordFilter, RecordsRepository } from './records-repository.js';
 
 export type { RecordType } from './records-repository.js';
 

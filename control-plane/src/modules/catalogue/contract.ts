@@ -19,6 +19,8 @@ export const frameworkVersionReply = z.object({
   system_type: z.enum(['ubuntu', 'windows']),
   ports: portsReply,
   mounts: z.array(z.object({ source: z.string(), target: z.string() })),
+  /** NVIDIA driver capabilities the image needs beyond compute,utility (video for ffmpeg, ...). */
+  extra_driver_capabilities: z.array(z.string()),
 });
 export type FrameworkVersionReply = z.infer<typeof frameworkVersionReply>;
 

@@ -57,6 +57,7 @@ export class FrameworkVersionModel extends Model {
       system_type: { type: 'string', enum: ['ubuntu', 'windows'] },
       ports: { type: 'object' },
       mounts: { type: 'array' },
+      extra_driver_capabilities: { type: 'array', items: { type: 'string' } },
     },
   };
 
@@ -87,6 +88,8 @@ export class FrameworkVersionModel extends Model {
   system_type!: 'ubuntu' | 'windows';
   ports!: Record<string, number | string>;
   mounts!: { source: string; target: string }[];
+  /** NVIDIA driver capabilities its image needs beyond compute,utility (video, graphics...). */
+  extra_driver_capabilities!: string[];
 
   framework?: FrameworkModel;
   images?: ImageModel[];
@@ -135,7 +138,15 @@ export type FrameworkRow = Pick<FrameworkModel, 'id' | 'name' | 'ports' | 'sort'
 
 export type FrameworkVersionRow = Pick<
   FrameworkVersionModel,
-  'id' | 'framework_id' | 'version' | 'image' | 'cuda_version' | 'system_type' | 'ports' | 'mounts'
+  | 'id'
+  | 'framework_id'
+  | 'version'
+  | 'image'
+  | 'cuda_version'
+  | 'system_type'
+  | 'ports'
+  | 'mounts'
+  | 'extra_driver_capabilities'
 >;
 
 export type ImageRow = Pick<

@@ -84,7 +84,8 @@ export class CatalogueRepository {
     return row.id;
   }
 
-  async upsertVersion(v: Omit<FrameworkVersionRow, 'id'>): Promise<number> {
+  /** The seed's versions: driver capabilities an admin gave one stay as they are. */
+  async upsertVersion(v: Omit<FrameworkVersionRow, 'id' | 'extra_driver_capabilities'>): Promise<number> {
     const row = await FrameworkVersionModel.query(this.knex)
       .insert(v)
       .onConflict(['framework_id', 'version'])

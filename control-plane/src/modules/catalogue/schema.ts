@@ -25,6 +25,16 @@ const customPorts = z
     'custom 端口格式应为 名称:端口,名称:端口',
   );
 
+/** NVIDIA driver capabilities a framework version may ask for (NVIDIA_DRIVER_CAPABILITIES). */
+export const DRIVER_CAPABILITIES = [
+  'compute',
+  'utility',
+  'video',
+  'graphics',
+  'display',
+  'compat32',
+] as const;
+
 export const versionSchema = z.object({
   version: z.string({ required_error: '请输入版本' }).trim().min(1, '请输入版本').max(128),
   image: z
@@ -61,6 +71,18 @@ export const versionSchema = z.object({
       }),
     )
     .max(5, '最多只能添加5个挂载点')
+    .default([]),
+  /** Beyond the compute,utility every container gets: video for ffmpeg images, graphics, ... */
+  extra_driver_capabilities: z
+    .array(
+      z.enum(DRIVER_CAPABILITIES, {
+        errorMap: () => ({
+          message: '驱动能力只能是 compute、utility、video、graphics、display 或 compat32',
+        }),
+      }),
+      { invalid_type_error: '驱动能力必须是列表' },
+    )
+    .transform((caps) => [...new Set(caps)])
     .default([]),
 });
 export type VersionInput = z.output<typeof versionSchema>;

@@ -13,9 +13,8 @@ import type {
 } from './repository.js';
 import type { ProductInput } from './schema.js';
 
-/** GPU usage per node and live containers per product, from the containers module. */
+/** Live containers per product, from the containers module. */
 export interface GpuUsage {
-  allocatedGpuCounts(): Promise<Map<number, number>>;
   liveContainersOfProduct(productId: number): Promise<number>;
   /** Framework versions whose image each node holds (the nodes module's warm images). */
   warmVersionIds?(nodeIds: number[]): Promise<Map<number, number[]>>;
@@ -35,13 +34,17 @@ function withNode(p: CloudProductRow, node: NodeSummary): CloudProductRecord {
   };
 }
 
+/**
+ * `free`: the node's GPUs that may be rented now (present, healthy, not MIG, fabric ready, not
+ * held: NodesService.freeGpuCounts); a failed or vanished GPU is not offered.
+ */
 export function productView(
   p: CloudProductRecord,
-  allocated: number,
+  free: number,
   warmVersionIds: number[] = [],
 ): CloudProductView {
   const total = p.node_gpu_total;
-  const available = Math.max(0, total - allocated);
+  const available = Math.max(0, Math.min(total, free));
   const online = p.node_status === 'online' && p.node_docker_available;
   return {
     id: p.id,
@@ -76,12 +79,12 @@ export class CloudProductsService {
   async list(
     filter: ProductFilter & { gpuCount?: number | undefined; status?: string | undefined },
   ): Promise<CloudProductView[]> {
-    const [records, counts] = await Promise.all([
-      this.repo.list(filter).then((rows) => this.withNodes(rows)),
-      this.usage.allocatedGpuCounts(),
-    ]);
+    const records = await this.repo.list(filter).then((rows) => this.withNodes(rows));
     const rows = records.map((r) => r.product);
-    const warm = await this.warm(rows.map((r) => r.node_id));
+    const [counts, warm] = await Promise.all([
+      this.nodes.freeGpuCounts(rows.map((r) => r.node_id)),
+      this.warm(rows.map((r) => r.node_id)),
+    ]);
     return rows
       .map((r) => productView(r, counts.get(r.node_id) ?? 0, warm.get(r.node_id)))
       .filter((p) => (filter.gpuCount ? p.gpu_available >= filter.gpuCount : true))
@@ -91,7 +94,10 @@ export class CloudProductsService {
   async get(id: number): Promise<CloudProductView> {
     const row = await this.find(id);
     if (!row?.enabled) throw notFound('服务器不存在');
-    const [counts, warm] = await Promise.all([this.usage.allocatedGpuCounts(), this.warm([row.node_id])]);
+    const [counts, warm] = await Promise.all([
+      this.nodes.freeGpuCounts([row.node_id]),
+      this.warm([row.node_id]),
+    ]);
     return productView(row, counts.get(row.node_id) ?? 0, warm.get(row.node_id));
   }
 
@@ -149,10 +155,8 @@ export class CloudProductsService {
   // ------------------------------------------------------------------ administration
 
   async adminList(): Promise<AdminProductReply[]> {
-    const [rows, counts] = await Promise.all([
-      this.repo.listAll().then((all) => this.withNodes(all)),
-      this.usage.allocatedGpuCounts(),
-    ]);
+    const rows = await this.repo.listAll().then((all) => this.withNodes(all));
+    const counts = await this.nodes.freeGpuCounts(rows.map((r) => r.product.node_id));
     return rows.map(({ product, node }) => ({
       ...productView(product, counts.get(product.node_id) ?? 0),
       enabled: product.enabled,

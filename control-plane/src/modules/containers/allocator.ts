@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { conflict } from '../../framework/errors.js';
-import type { NodeRow } from '../nodes/repository.js';
+import { placeGpus, sellableGpus } from '../nodes/gpus.js';
+import type { NodeGpuRow, NodeRow } from '../nodes/repository.js';
 import type { NodesService } from '../nodes/service.js';
 import type { ContainersRepository } from './repository.js';
 
@@ -27,15 +28,26 @@ export class Allocator {
     });
   }
 
-  /** Picks `count` free GPUs of the node (lowest indices first) or refuses with the number free. */
-  async pickGpus(node: NodeRow, count: number, trx: Knex.Transaction, hint = ''): Promise<number[]> {
+  /**
+   * Picks `count` sellable GPUs of the node (present, healthy, not MIG, fabric ready, free),
+   * placed by topology (nodes/gpus.ts: one NVLink domain, else one NUMA node, else the lowest
+   * indices), or refuses with the number sellable. The caller records their UUIDs.
+   */
+  async pickGpus(node: NodeRow, count: number, trx: Knex.Transaction, hint = ''): Promise<NodeGpuRow[]> {
     // On the transaction's connection: a second one could wait forever while this holds the lock.
+    // The node row is read again there too: what its last refresh said (a failed GPU probe).
+    // One query at a time: a transaction is one connection.
     const gpus = await this.nodes.gpus(node.id, trx);
-    const taken = new Set(await this.repo.allocatedGpuIndices(node.id, trx));
-    const free = gpus.map((g) => g.gpu_index).filter((i) => !taken.has(i));
-    if (free.length < count)
-      throw conflict(`GPU 资源不足，当前可用 ${free.length} 卡${hint}`, GPU_INSUFFICIENT);
-    return free.slice(0, count);
+    const taken = await this.repo.allocatedGpuUuids(node.id, trx);
+    const current = await this.nodes.findIn(node.id, trx);
+    const free = sellableGpus(current ?? node, gpus, new Set(taken));
+    const picked = placeGpus(
+      free,
+      count,
+      gpus.filter((g) => !g.missing_since),
+    );
+    if (!picked) throw conflict(`GPU 资源不足，当前可用 ${free.length} 卡${hint}`, GPU_INSUFFICIENT);
+    return picked;
   }
 
   /** Host ports reserved on the node (by any container). */

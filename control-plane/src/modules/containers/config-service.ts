@@ -22,6 +22,10 @@ export interface ContainerConfigDeps {
   storage: StorageService;
 }
 
+function sameSet(a: string[], b: string[]): boolean {
+  return a.length === b.length && a.every((x) => b.includes(x));
+}
+
 /** What a user changes on an existing container: root password, custom ports, mounts. */
 export class ContainerConfigService {
   constructor(private readonly d: ContainerConfigDeps) {}
@@ -94,10 +98,14 @@ export class ContainerConfigService {
     // While the node recreates it, the events it reports (died, started) belong to this change:
     // 'starting' keeps them from being taken for a user's stop (which would free its GPUs).
     if (c.status === 'running') await this.d.repo.update(id, { status: 'starting' });
+    // A container made when GPUs were named by index is recreated with its UUIDs (a renumbered
+    // host would otherwise hand it another GPU); one that holds no GPUs now keeps what it has.
+    const gpusByUuid = c.gpu_uuids.length > 0 && !sameSet(c.gpu_uuids, c.gpu_devices);
     let info: ContainerInfo__Output;
     try {
       info = await agent.reconfigureContainer({
         containerId: id,
+        ...(gpusByUuid ? { setGpus: true, gpuDeviceIds: c.gpu_uuids } : {}),
         setPorts: true,
         ports: next.map((p) => ({
           containerPort: p.container_port,
@@ -123,7 +131,11 @@ export class ContainerConfigService {
         next.map((p) => p.host_port),
         trx,
       );
-      await this.d.repo.updateJson(id, { ports: next }, trx);
+      await this.d.repo.updateJson(
+        id,
+        { ports: next, ...(gpusByUuid ? { gpu_devices: c.gpu_uuids } : {}) },
+        trx,
+      );
     });
     return this.d.containers.get(actor, id, opts);
   }

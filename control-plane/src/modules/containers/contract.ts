@@ -24,7 +24,19 @@ export const containerReply = z.object({
   total_cost: z.number(),
   gpu_count: z.number(),
   gpu_type: z.string(),
+  /** nvidia-smi indices of its GPUs, for people (the GPUs are held by UUID: `gpus`). */
   gpu_indices: z.array(z.number()),
+  /** Its GPUs: UUID (the identity), index and bus id (for people), and whether each is usable. */
+  gpus: z.array(
+    z.object({
+      uuid: z.string(),
+      index: z.number(),
+      pci_bus_id: z.string(),
+      state: z.enum(['ok', 'unhealthy', 'missing', 'mig', 'fabric']),
+    }),
+  ),
+  /** Set when a GPU it holds has failed or disappeared (Chinese, for its owner); null when all are fine. */
+  gpu_problem: z.string().nullable(),
   region: z.string(),
   node_id: z.number(),
   node_name: z.string(),

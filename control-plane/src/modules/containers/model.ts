@@ -109,11 +109,11 @@ export class ContainerModel extends Model {
     prepaid(query) {
       query.whereNot('containers.billing_type', 'hourly');
     },
-    /** With `gpu_indices`: the GPUs allocated to it, lowest first. */
-    withGpuIndices(query) {
+    /** With `gpu_uuids`: the GPUs allocated to it, by UUID (the nodes module knows their indices). */
+    withGpuUuids(query) {
       query.select(
         ContainerModel.raw(
-          'coalesce((select array_agg(g.gpu_index order by g.gpu_index) from gpu_allocations g where g.container_id = containers.id), array[]::int[]) as gpu_indices',
+          'coalesce((select array_agg(g.gpu_uuid order by g.gpu_uuid) from gpu_allocations g where g.container_id = containers.id), array[]::text[]) as gpu_uuids',
         ),
       );
     },
@@ -154,18 +154,21 @@ export class ContainerModel extends Model {
   hostPorts?: PortAllocationModel[];
 }
 
-/** A GPU of a node given to a container: unique per (node, index), so never given twice. */
+/**
+ * A GPU of a node given to a container, by its UUID (nvidia-smi's index may change): unique per
+ * (node, UUID), so never given twice. It stays with its container while the GPU fails or is gone.
+ */
 export class GpuAllocationModel extends Model {
   static override tableName = 'gpu_allocations';
   static override useLimitInFirst = true;
 
   static override jsonSchema = {
     type: 'object',
-    required: ['node_id', 'gpu_index', 'container_id'],
+    required: ['node_id', 'gpu_uuid', 'container_id'],
     properties: {
       id: { type: 'integer' },
       node_id: { type: 'integer' },
-      gpu_index: { type: 'integer' },
+      gpu_uuid: { type: 'string' },
       container_id: { type: 'string' },
     },
   };
@@ -186,7 +189,7 @@ export class GpuAllocationModel extends Model {
 
   id!: number;
   node_id!: number;
-  gpu_index!: number;
+  gpu_uuid!: string;
   container_id!: string;
 }
 

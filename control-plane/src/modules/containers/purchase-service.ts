@@ -141,7 +141,7 @@ export class PurchaseService {
     if (!owner) throw notFound('用户不存在');
     const id = newId('c');
     const password = options.rootPassword ?? newPassword();
-    const { gpuIndices, ports, orderId } = await this.allocate({
+    const { gpuUuids, ports, orderId } = await this.allocate({
       id,
       user,
       node,
@@ -161,7 +161,8 @@ export class PurchaseService {
       ownerName: user.username,
       displayName: input.instanceName || id,
       image: version.image,
-      gpuDeviceIds: gpuIndices.map(String),
+      // By UUID: nvidia-smi's index may name another GPU after a reboot.
+      gpuDeviceIds: gpuUuids,
       ports: ports.map((p) => ({
         containerPort: p.container_port,
         hostPort: p.host_port,
@@ -172,6 +173,7 @@ export class PurchaseService {
       resources: { memoryBytes: String(memoryBytes(product.memory)), pidsLimit: '4096' },
       env: input.env,
       labels: { 'gpucloud.cloud-product': String(product.id) },
+      extraDriverCapabilities: version.extra_driver_capabilities,
     };
     const provisioning = this.provision({
       id,
@@ -364,10 +366,10 @@ export class PurchaseService {
     password: string;
     totalFen: number;
     mounts: MountRequest[];
-  }): Promise<{ gpuIndices: number[]; ports: PortMapping[]; orderId: number }> {
+  }): Promise<{ gpuUuids: string[]; ports: PortMapping[]; orderId: number }> {
     const { allocator } = this.d;
     return allocator.withNodeLock(p.node.id, async (trx) => {
-      const gpuIndices = await allocator.pickGpus(p.node, p.input.gpuCount, trx);
+      const gpuUuids = (await allocator.pickGpus(p.node, p.input.gpuCount, trx)).map((g) => g.uuid);
       const reserved = await allocator.reservedPorts(p.node.id, trx);
       for (const port of p.input.custom_ports) {
         if (reserved.has(port)) throw conflict(`${port}端口已被占用`, 'PORT_OCCUPIED');
@@ -407,14 +409,14 @@ export class PurchaseService {
           password_encrypted: this.d.secrets.seal(p.password),
           ports,
           mounts: p.mounts,
-          gpu_devices: gpuIndices.map(String),
+          gpu_devices: gpuUuids,
         },
         trx,
       );
       await this.d.repo.allocate(
         p.node.id,
         p.id,
-        gpuIndices,
+        gpuUuids,
         ports.map((x) => x.host_port),
         trx,
       );
@@ -434,7 +436,7 @@ export class PurchaseService {
         region: p.node.region,
       });
       if (charge.expiresAt) await this.d.repo.update(p.id, { expires_at: charge.expiresAt }, trx);
-      return { gpuIndices, ports, orderId: charge.orderId };
+      return { gpuUuids, ports, orderId: charge.orderId };
     });
   }
 }

@@ -58,13 +58,27 @@ export interface ContainerRow {
   deleted_at: Date | null;
 }
 
-/** A container with the GPUs allocated to it. */
+/** A container with the GPUs allocated to it (by UUID). */
 export interface ContainerWithGpus extends ContainerRow {
-  gpu_indices: number[];
+  gpu_uuids: string[];
+}
+
+/** One GPU a container holds, as its views show it (the nodes module's facts). */
+export interface ContainerGpu {
+  uuid: string;
+  index: number;
+  pci_bus_id: string;
+  state: 'ok' | 'unhealthy' | 'missing' | 'mig' | 'fabric';
 }
 
 /** A container with what its views need from other modules (the owner's name, the node). */
 export interface ContainerRecord extends ContainerWithGpus {
+  /** Its GPUs, lowest index first (UUIDs ordered so too). */
+  gpus: ContainerGpu[];
+  /** Their indices, for people. */
+  gpu_indices: number[];
+  /** Why one of its GPUs cannot be used (Chinese); null when all can. */
+  gpu_problem: string | null;
   username: string;
   node_name: string;
   node_address: string;
@@ -134,7 +148,7 @@ export class ContainersRepository {
   }
 
   private base(trx?: Knex.Transaction) {
-    return this.containers(trx).select('containers.*').modify('withGpuIndices');
+    return this.containers(trx).select('containers.*').modify('withGpuUuids');
   }
 
   async find(id: string, trx?: Knex.Transaction): Promise<ContainerWithGpus | undefined> {
@@ -152,7 +166,7 @@ export class ContainersRepository {
       q
         .clone()
         .select('containers.*')
-        .modify('withGpuIndices')
+        .modify('withGpuUuids')
         .orderBy('containers.created_at', 'desc')
         .offset(filter.offset)
         .limit(filter.limit),
@@ -238,19 +252,42 @@ export class ContainersRepository {
       .where('container_id', id);
   }
 
-  async allocatedGpuIndices(nodeId: number, trx?: Knex.Transaction): Promise<number[]> {
+  /** UUIDs of the GPUs held on the node. */
+  async allocatedGpuUuids(nodeId: number, trx?: Knex.Transaction): Promise<string[]> {
     const rows = await GpuAllocationModel.query(trx ?? this.knex)
       .modify('onNode', nodeId)
-      .select('gpu_index');
-    return rows.map((r) => r.gpu_index);
+      .select('gpu_uuid');
+    return rows.map((r) => r.gpu_uuid);
   }
 
-  async allocatedGpuCounts(): Promise<Map<number, number>> {
+  /** The GPUs held on these nodes, with the container holding each. */
+  async heldGpus(nodeIds: number[]): Promise<{ node_id: number; gpu_uuid: string; container_id: string }[]> {
+    if (nodeIds.length === 0) return [];
+    const rows = await GpuAllocationModel.query(this.knex)
+      .whereIn('node_id', nodeIds)
+      .select('node_id', 'gpu_uuid', 'container_id')
+      .orderBy('id');
+    return rows.map((r) => ({ node_id: r.node_id, gpu_uuid: r.gpu_uuid, container_id: r.container_id }));
+  }
+
+  /** Live containers holding any of these GPUs of the node, with their owners. */
+  async holdersOf(
+    nodeId: number,
+    uuids: string[],
+  ): Promise<{ container_id: string; user_id: number; gpu_uuid: string }[]> {
+    if (uuids.length === 0) return [];
     const rows = (await GpuAllocationModel.query(this.knex)
-      .select('node_id')
-      .count('* as count')
-      .groupBy('node_id')) as unknown as { node_id: number; count: string }[];
-    return new Map(rows.map((r) => [r.node_id, Number(r.count)]));
+      .joinRelated('container')
+      .where('gpu_allocations.node_id', nodeId)
+      .whereIn('gpu_allocations.gpu_uuid', uuids)
+      .whereNot('container.status', 'deleted')
+      .select('gpu_allocations.container_id', 'gpu_allocations.gpu_uuid', 'container.user_id')
+      .orderBy('gpu_allocations.id')) as unknown as {
+      container_id: string;
+      gpu_uuid: string;
+      user_id: number;
+    }[];
+    return rows.map((r) => ({ container_id: r.container_id, user_id: r.user_id, gpu_uuid: r.gpu_uuid }));
   }
 
   async allocatedPorts(nodeId: number, trx?: Knex.Transaction): Promise<number[]> {
@@ -263,13 +300,13 @@ export class ContainersRepository {
   async allocate(
     nodeId: number,
     containerId: string,
-    gpuIndices: number[],
+    gpuUuids: string[],
     hostPorts: number[],
     trx: Knex.Transaction,
   ): Promise<void> {
-    if (gpuIndices.length > 0) {
+    if (gpuUuids.length > 0) {
       await GpuAllocationModel.query(trx).insert(
-        gpuIndices.map((gpu_index) => ({ node_id: nodeId, gpu_index, container_id: containerId })),
+        gpuUuids.map((gpu_uuid) => ({ node_id: nodeId, gpu_uuid, container_id: containerId })),
       );
     }
     if (hostPorts.length > 0) {

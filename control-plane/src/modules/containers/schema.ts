@@ -68,8 +68,10 @@ export const purchaseSchema = z.object({
     )
     .refine((env) => Object.keys(env).length <= 32, '环境变量最多32个')
     .refine(
-      (env) => !Object.keys(env).some((k) => k.startsWith('NVIDIA_')),
-      '不能设置 NVIDIA_ 开头的环境变量',
+      // The agent sets the NVIDIA_* variables that steer the toolkit; an image's own
+      // NVIDIA_REQUIRE_* (CUDA/driver requirement) is the user's to give.
+      (env) => !Object.keys(env).some((k) => k.startsWith('NVIDIA_') && !k.startsWith('NVIDIA_REQUIRE_')),
+      '不能设置 NVIDIA_ 开头的环境变量（NVIDIA_REQUIRE_* 除外）',
     )
     .optional()
     .default({}),

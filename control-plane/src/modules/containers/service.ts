@@ -4,7 +4,8 @@ import type { AgentPool } from '../../agents/agent-pool.js';
 import type { AuthUser } from '../../framework/auth.js';
 import { conflict, notFound, unavailable } from '../../framework/errors.js';
 import type { SecretBox } from '../../framework/secret-box.js';
-import type { NodeRow } from '../nodes/repository.js';
+import { gpuProblemText, gpuState } from '../nodes/gpus.js';
+import type { NodeGpuRow, NodeRow } from '../nodes/repository.js';
 import type { NodesService } from '../nodes/service.js';
 import type { StorageService } from '../storage/service.js';
 import { authorizedKeys, type UsersService } from '../users/service.js';
@@ -13,6 +14,7 @@ import type { ContainerBilling } from './billing-hooks.js';
 import type { ContainerChanges } from './changes.js';
 import type { ContainerListReply } from './contract.js';
 import type {
+  ContainerGpu,
   ContainerRecord,
   ContainerStatus,
   ContainersRepository,
@@ -56,6 +58,48 @@ const NOT_FOUND_ON_NODE = 5; // grpc.status.NOT_FOUND
 
 function sameSet(a: string[], b: string[]): boolean {
   return a.length === b.length && a.every((x) => b.includes(x));
+}
+
+/**
+ * The GPUs a container holds as its views show them (lowest index first) and why one cannot be
+ * used. A held UUID the node has no row for (forgotten, or an allocation the migration could not
+ * name) is missing.
+ */
+export function containerGpus(
+  uuids: string[],
+  nodeGpus: NodeGpuRow[],
+): { gpus: ContainerGpu[]; problem: string | null } {
+  const byUuid = new Map(nodeGpus.map((g) => [g.uuid, g]));
+  const rows = uuids.map(
+    (uuid): NodeGpuRow =>
+      byUuid.get(uuid) ?? {
+        node_id: 0,
+        gpu_index: -1,
+        uuid,
+        model: '',
+        memory_total_mib: 0,
+        pci_bus_id: '',
+        health_problem: '',
+        persistence_mode: false,
+        mig_enabled: false,
+        fabric_state: '',
+        numa_node: -1,
+        nvlink_peers: [],
+        missing_since: new Date(0),
+        problem_since: null,
+      },
+  );
+  rows.sort((a, b) => a.gpu_index - b.gpu_index || a.uuid.localeCompare(b.uuid));
+  const problems = rows.map(gpuProblemText).filter((t): t is string => t !== null);
+  return {
+    gpus: rows.map((g) => ({
+      uuid: g.uuid,
+      index: g.gpu_index,
+      pci_bus_id: g.pci_bus_id,
+      state: gpuState(g),
+    })),
+    problem: problems.length > 0 ? problems.join('；') : null,
+  };
 }
 
 /** Hourly containers give their GPUs back while stopped; prepaid ones keep what was paid for. */
@@ -103,17 +147,24 @@ export class ContainersService {
   private async records(rows: ContainerWithGpus[]): Promise<ContainerRecord[]> {
     if (rows.length === 0) return [];
     const nodeIds = [...new Set(rows.map((c) => c.node_id))];
-    const [usernames, nodes] = await Promise.all([
+    const withGpus = [...new Set(rows.filter((c) => c.gpu_uuids.length > 0).map((c) => c.node_id))];
+    const [usernames, nodes, gpus] = await Promise.all([
       this.d.users.usernames(rows.map((c) => c.user_id)),
       nodeIds.length === 1
         ? this.d.nodes.find(nodeIds[0] as number).then((n) => (n ? [n] : []))
         : this.d.nodes.list(),
+      this.d.nodes.gpusOf(withGpus),
     ]);
     const byId = new Map(nodes.map((n) => [n.id, n]));
     return rows.map((c) => {
       const node = byId.get(c.node_id);
+      const held = containerGpus(c.gpu_uuids, gpus.get(c.node_id) ?? []);
       return {
         ...c,
+        gpu_uuids: held.gpus.map((g) => g.uuid),
+        gpus: held.gpus,
+        gpu_indices: held.gpus.map((g) => g.index),
+        gpu_problem: held.problem,
         username: usernames.get(c.user_id) ?? '',
         node_name: node?.name ?? '',
         node_address: node?.address ?? '',
@@ -224,7 +275,7 @@ export class ContainersService {
   /** Utilisation of the container's own GPUs over the last minutes. */
   async gpuMetrics(actor: AuthUser, id: string, minutes: number) {
     const c = await this.require(actor, id);
-    return this.d.nodes.gpuMetrics(c.node_id, minutes, c.gpu_indices);
+    return this.d.nodes.gpuMetrics(c.node_id, minutes, c.gpu_uuids);
   }
 
   // ------------------------------------------------------------------ lifecycle
@@ -244,15 +295,18 @@ export class ContainersService {
     if (node.status === 'offline') throw unavailable('节点离线，暂时无法启动', 'NODE_OFFLINE');
     await this.d.billing.beforeStart(c, Boolean(opts.noGpu));
 
-    let devices = c.gpu_indices.map(String);
-    let allocatedNow: number[] = [];
-    if (c.gpu_count > 0 && c.gpu_indices.length === 0 && !opts.noGpu) {
+    // By UUID: a container made when GPUs were named by index gets its UUIDs now (recreated).
+    let devices = c.gpu_uuids;
+    let allocatedNow: string[] = [];
+    if (c.gpu_count > 0 && c.gpu_uuids.length === 0 && !opts.noGpu) {
       allocatedNow = await this.d.allocator.withNodeLock(node.id, async (trx) => {
-        const picked = await this.d.allocator.pickGpus(node, c.gpu_count, trx, '，可选择无卡模式启动');
+        const picked = (await this.d.allocator.pickGpus(node, c.gpu_count, trx, '，可选择无卡模式启动')).map(
+          (g) => g.uuid,
+        );
         await this.d.repo.allocate(node.id, c.id, picked, [], trx);
         return picked;
       });
-      devices = allocatedNow.map(String);
+      devices = allocatedNow;
     } else if (opts.noGpu) {
       await this.d.repo.releaseGpus(c.id);
       devices = [];
@@ -358,8 +412,9 @@ export class ContainersService {
     else if (status === 'running') await this.d.billing.running(containerId);
   }
 
-  allocatedGpuIndices(nodeId: number): Promise<number[]> {
-    return this.d.repo.allocatedGpuIndices(nodeId);
+  /** Live containers holding any of these GPUs of the node, with their owners (the node monitor's notices). */
+  gpuHolders(nodeId: number, uuids: string[]) {
+    return this.d.repo.holdersOf(nodeId, uuids);
   }
 
   liveOnNode(nodeId: number) {

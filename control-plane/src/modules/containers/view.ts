@@ -29,6 +29,8 @@ export function containerView(c: ContainerRecord, secrets: SecretBox): Container
     gpu_count: c.gpu_count,
     gpu_type: c.gpu_type,
     gpu_indices: c.gpu_indices,
+    gpus: c.gpus,
+    gpu_problem: c.gpu_problem,
     region: c.region,
     node_id: c.node_id,
     node_name: c.node_name,

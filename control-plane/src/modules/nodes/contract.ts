@@ -11,6 +11,31 @@ export const unknownContainerReply = z.object({
   image: z.string(),
 });
 
+/**
+ * One GPU of a node. The UUID is its identity; index and bus id are for people. `state`:
+ * ok, unhealthy (health_problem says why), missing (no longer reported by the host: its
+ * containers are flagged and their owners told), mig (MIG enabled: not sold whole),
+ * fabric (NVLink fabric not Completed).
+ */
+export const nodeGpuReply = z.object({
+  uuid: z.string(),
+  index: z.number(),
+  pci_bus_id: z.string(),
+  model: z.string(),
+  memory_total_mib: z.number(),
+  state: z.enum(['ok', 'unhealthy', 'missing', 'mig', 'fabric']),
+  health_problem: z.string(),
+  persistence_mode: z.boolean(),
+  fabric_state: z.string(),
+  numa_node: z.number(),
+  /** UUIDs of the GPUs it reaches over NVLink. */
+  nvlink_peers: z.array(z.string()),
+  allocated: z.boolean(),
+  /** The container holding it, if any. */
+  container_id: z.string().nullable(),
+});
+export type NodeGpuReply = z.infer<typeof nodeGpuReply>;
+
 /** A node as GET /api/admin/nodes and /api/admin/nodes/{id} answer it. */
 export const nodeReply = z.object({
   id: z.number(),
@@ -29,21 +54,27 @@ export const nodeReply = z.object({
   docker_error: z.string().nullable(),
   docker_version: z.string(),
   nvidia_driver_version: z.string(),
+  cuda_version: z.string(),
   container_toolkit_version: z.string(),
+  /** The toolkit's mode (auto, legacy, cdi, csv) and its parts' versions, checked together. */
+  container_toolkit_mode: z.string(),
+  nvidia_container_cli_version: z.string(),
+  nvidia_container_runtime_hook_version: z.string(),
+  nvidia_cdi_hook_version: z.string(),
+  /** How containers get GPUs: cdi (nvidia.com/gpu=<UUID>) or legacy (the nvidia runtime hook); '' without GPUs. */
+  gpu_device_path: z.enum(['cdi', 'legacy', '']),
+  /** For the operator, not blocking (persistence mode off, ...). */
+  warnings: z.array(z.string()),
+  /** Non-empty when nvidia-smi failed as a whole on the node (its GPUs are then unavailable). */
+  gpu_probe_error: z.string(),
   unsafe_reason: z.string(),
   simulated: z.boolean(),
   gpu_model: z.string().nullable(),
   gpu_total: z.number(),
   gpu_allocated: z.number(),
-  gpus: z.array(
-    z.object({
-      index: z.number(),
-      uuid: z.string(),
-      model: z.string(),
-      memory_total_mib: z.number(),
-      allocated: z.boolean(),
-    }),
-  ),
+  /** GPUs that may be rented now: present, healthy, not MIG, fabric ready, not allocated. */
+  gpu_free: z.number(),
+  gpus: z.array(nodeGpuReply),
   unknown_containers: z.array(unknownContainerReply),
   reconciled_at: z.string().nullable(),
 });
@@ -52,8 +83,9 @@ export type NodeReply = z.infer<typeof nodeReply>;
 export const nodeListReply = z.object({ items: z.array(nodeReply), total: z.number() });
 export type NodeListReply = z.infer<typeof nodeListReply>;
 
-/** One GPU of one sample. */
+/** One GPU of one sample (by UUID; the index is for the chart's legend). */
 export const gpuMetricReply = z.object({
+  uuid: z.string(),
   index: z.number(),
   utilization_percent: z.number(),
   memory_used_mib: z.number(),
@@ -64,7 +96,7 @@ export const gpuMetricReply = z.object({
 
 /** GET /api/admin/nodes/{id}/metrics and /api/containers/{id}/metrics: one sample per 15 s. */
 export const gpuMetricsReply = z.object({
-  gpus: z.array(z.object({ index: z.number(), model: z.string() })),
+  gpus: z.array(z.object({ uuid: z.string(), index: z.number(), model: z.string() })),
   samples: z.array(z.object({ time: z.string(), gpus: z.array(gpuMetricReply) })),
 });
 export type GpuMetricsReply = z.infer<typeof gpuMetricsReply>;

@@ -10,6 +10,8 @@ export interface UnknownContainer {
 }
 
 export interface GpuMetric {
+  /** Absent in samples stored before GPUs were named by UUID (read by index then). */
+  uuid?: string;
   index: number;
   utilization_percent: number;
   memory_used_mib: number;
@@ -105,7 +107,11 @@ export class NodeModel extends Model {
   images?: NodeImageModel[];
 }
 
-/** One GPU of a node, as its agent reported it. */
+/**
+ * One GPU of a node, as its agent reported it last, named by its UUID (the index and bus id are
+ * for people). A GPU no longer reported keeps its row with missing_since set. missing_since and
+ * problem_since are Date objects: left out of `properties`.
+ */
 export class NodeGpuModel extends Model {
   static override tableName = 'node_gpus';
 
@@ -119,6 +125,13 @@ export class NodeGpuModel extends Model {
       uuid: { type: 'string' },
       model: { type: 'string' },
       memory_total_mib: { type: 'integer' },
+      pci_bus_id: { type: 'string' },
+      health_problem: { type: 'string' },
+      persistence_mode: { type: 'boolean' },
+      mig_enabled: { type: 'boolean' },
+      fabric_state: { type: 'string' },
+      numa_node: { type: 'integer' },
+      nvlink_peers: { type: 'array', items: { type: 'string' } },
     },
   };
 
@@ -132,7 +145,7 @@ export class NodeGpuModel extends Model {
 
   static override modifiers: Modifiers<QueryBuilder<NodeGpuModel>> = {
     byIndex(query) {
-      query.orderBy('node_gpus.gpu_index');
+      query.orderBy([{ column: 'node_gpus.gpu_index' }, { column: 'node_gpus.uuid' }]);
     },
   };
 
@@ -142,6 +155,15 @@ export class NodeGpuModel extends Model {
   uuid!: string;
   model!: string;
   memory_total_mib!: number;
+  pci_bus_id!: string;
+  health_problem!: string;
+  persistence_mode!: boolean;
+  mig_enabled!: boolean;
+  fabric_state!: string;
+  numa_node!: number;
+  nvlink_peers!: string[];
+  missing_since!: Date | null;
+  problem_since!: Date | null;
 
   node?: NodeModel;
 }
@@ -256,7 +278,26 @@ export type NodeRow = Pick<
   | 'images_listed_at'
 >;
 
-export type NodeGpuRow = Pick<NodeGpuModel, 'node_id' | 'gpu_index' | 'uuid' | 'model' | 'memory_total_mib'>;
+export type NodeGpuRow = Pick<
+  NodeGpuModel,
+  | 'node_id'
+  | 'gpu_index'
+  | 'uuid'
+  | 'model'
+  | 'memory_total_mib'
+  | 'pci_bus_id'
+  | 'health_problem'
+  | 'persistence_mode'
+  | 'mig_enabled'
+  | 'fabric_state'
+  | 'numa_node'
+  | 'nvlink_peers'
+  | 'missing_since'
+  | 'problem_since'
+>;
+
+/** What the agent reports of a GPU (the row without what the control plane keeps). */
+export type ReportedGpu = Omit<NodeGpuRow, 'node_id' | 'missing_since' | 'problem_since'>;
 
 export type GpuSampleRow = Pick<GpuSampleModel, 'bucket' | 'gpus'>;
 

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { raw } from 'objection';
+import { gpuState } from './gpus.js';
 import {
   type GpuMetric,
   GpuSampleModel,
@@ -10,6 +11,7 @@ import {
   type NodeImageRow,
   NodeModel,
   type NodeRow,
+  type ReportedGpu,
   type UnknownContainer,
 } from './model.js';
 
@@ -19,8 +21,12 @@ export type {
   NodeGpuRow,
   NodeImageRow,
   NodeRow,
+  ReportedGpu,
   UnknownContainer,
 } from './model.js';
+
+/** A GPU that became unusable (missing, failed, MIG, fabric not ready) at `since`. */
+export type GpuTransition = NodeGpuRow & { since: Date };
 
 /** What a node's agent reported (ListImages). */
 export interface ImageListing {
@@ -86,47 +92,105 @@ export class NodesRepository {
   }
 
   async insert(
-    values: Pick<NodeRow, 'name' | 'address' | 'token' | 'region' | 'public_host'> & NodeFacts,
-    gpus: Omit<NodeGpuRow, 'node_id'>[],
+    values: Pick<NodeRow, 'name' | 'address' | 'token' | 'region' | 'public_host'> &
+      Omit<NodeFacts, 'gpu_model' | 'gpu_total'> &
+      Partial<Pick<NodeFacts, 'gpu_model' | 'gpu_total'>>,
+    gpus: ReportedGpu[] | undefined,
   ): Promise<NodeRow> {
     return this.knex.transaction(async (trx) => {
       const row = await NodeModel.query(trx)
         .insert({ ...values, last_heartbeat_at: new Date() })
         .returning('*');
-      await this.replaceGpus(row.id, gpus, trx);
+      if (gpus) await this.applyGpus(row.id, gpus, new Date(), trx);
       return plain<NodeRow>(row);
     });
   }
 
+  /**
+   * Stores what the node reported. `gpus` undefined (nvidia-smi failed as a whole) keeps the GPU
+   * rows as they are. Otherwise GPUs are matched by UUID: reported ones are updated (index, bus
+   * id, health...), ones no longer reported get missing_since (their rows stay), ones back are
+   * cleared. Serialised per node (the node row is locked): replicas refreshing one node at once
+   * see each change once. Returns the GPUs that became unusable now.
+   */
   async update(
     id: number,
-    values: Partial<Pick<NodeRow, 'address' | 'token' | 'region' | 'public_host'>> & NodeFacts,
-    gpus: Omit<NodeGpuRow, 'node_id'>[],
-  ): Promise<void> {
-    await this.knex.transaction(async (trx) => {
+    values: Partial<Pick<NodeRow, 'address' | 'token' | 'region' | 'public_host'>> & Partial<NodeFacts>,
+    gpus: ReportedGpu[] | undefined,
+  ): Promise<GpuTransition[]> {
+    return this.knex.transaction(async (trx) => {
+      await NodeModel.query(trx).findById(id).forUpdate();
       await NodeModel.query(trx)
         .findById(id)
         .patch({ ...values, last_heartbeat_at: new Date(), updated_at: new Date() });
-      await this.replaceGpus(id, gpus, trx);
+      return gpus ? this.applyGpus(id, gpus, new Date(), trx) : [];
     });
   }
 
-  private async replaceGpus(nodeId: number, gpus: Omit<NodeGpuRow, 'node_id'>[], trx: Knex.Transaction) {
-    const keep = gpus.map((g) => g.gpu_index);
-    await NodeGpuModel.query(trx).where({ node_id: nodeId }).whereNotIn('gpu_index', keep).delete();
-    for (const gpu of gpus) {
-      await NodeGpuModel.query(trx)
-        .insert({ node_id: nodeId, ...gpu })
-        .onConflict(['node_id', 'gpu_index'])
-        .merge(['uuid', 'model', 'memory_total_mib']);
+  private async applyGpus(
+    nodeId: number,
+    reported: ReportedGpu[],
+    now: Date,
+    trx: Knex.Transaction,
+  ): Promise<GpuTransition[]> {
+    const existing = new Map(
+      (await NodeGpuModel.query(trx).where({ node_id: nodeId })).map((g) => [g.uuid, plain<NodeGpuRow>(g)]),
+    );
+    const seen = new Set<string>();
+    const next: NodeGpuRow[] = [];
+    for (const gpu of reported) {
+      if (seen.has(gpu.uuid)) continue;
+      seen.add(gpu.uuid);
+      const before = existing.get(gpu.uuid);
+      next.push({
+        ...gpu,
+        node_id: nodeId,
+        missing_since: null,
+        problem_since: before?.problem_since ?? null,
+      });
     }
+    for (const [uuid, before] of existing) {
+      if (!seen.has(uuid)) next.push({ ...before, missing_since: before.missing_since ?? now });
+    }
+    const became: GpuTransition[] = [];
+    for (const gpu of next) {
+      delete (gpu as { id?: number }).id;
+      const ok = gpuState(gpu) === 'ok';
+      if (!ok && !gpu.problem_since) {
+        gpu.problem_since = now;
+        became.push({ ...gpu, since: now });
+      } else if (ok) {
+        gpu.problem_since = null;
+      }
+      await NodeGpuModel.query(trx).insert(gpu).onConflict(['node_id', 'uuid']).merge();
+    }
+    return became;
   }
 
+  /** Forgets GPUs missing since before `before` that nobody holds (`held`: UUIDs held on the node). */
+  async pruneMissingGpus(nodeId: number, before: Date, held: string[]): Promise<void> {
+    await NodeGpuModel.query(this.knex)
+      .where({ node_id: nodeId })
+      .where('missing_since', '<', before)
+      .whereNotIn('uuid', held)
+      .delete();
+  }
+
+  /** Every GPU row of the node (missing ones too), lowest index first. */
   async gpus(nodeId: number, trx?: Knex.Transaction): Promise<NodeGpuRow[]> {
     const rows = await NodeGpuModel.query(trx ?? this.knex)
       .where({ node_id: nodeId })
       .modify('byIndex');
     return rows.map((r) => plain<NodeGpuRow>(r));
+  }
+
+  /** The GPU rows of these nodes, by node. */
+  async gpusOf(nodeIds: number[]): Promise<Map<number, NodeGpuRow[]>> {
+    const out = new Map<number, NodeGpuRow[]>(nodeIds.map((id) => [id, []]));
+    if (nodeIds.length === 0) return out;
+    const rows = await NodeGpuModel.query(this.knex).whereIn('node_id', nodeIds).modify('byIndex');
+    for (const r of rows) out.get(r.node_id)?.push(plain<NodeGpuRow>(r));
+    return out;
   }
 
   async heartbeat(id: number, dockerAvailable: boolean, at: Date): Promise<void> {

@@ -5,18 +5,30 @@ import type { AgentPool } from '../../agents/agent-pool.js';
 import { isUniqueViolation } from '../../framework/db-errors.js';
 import { AppError, conflict, notFound } from '../../framework/errors.js';
 import type { GpuMetricsReply, NodeReply } from './contract.js';
+import { gpuProbeErrorOf, gpuState, sellableGpus } from './gpus.js';
 import type {
+  GpuMetric,
+  GpuTransition,
   NodeFacts,
   NodeGpuRow,
   NodeRow,
   NodeSummary,
   NodesRepository,
+  ReportedGpu,
   UnknownContainer,
 } from './repository.js';
 
+/** A GPU a container holds (gpu_allocations, the containers module's). */
+export interface HeldGpu {
+  node_id: number;
+  gpu_uuid: string;
+  container_id: string;
+}
+
 /** What the nodes module needs to know about containers (owned by the containers module). */
 export interface NodeUsage {
-  allocatedGpuIndices(nodeId: number): Promise<number[]>;
+  /** The GPUs held on these nodes (by UUID), with the container holding each. */
+  heldGpus(nodeIds: number[]): Promise<HeldGpu[]>;
   activeContainerCount(nodeId: number): Promise<number>;
   /** Storage volumes kept on the node (they live in its directories). */
   volumeCount?(nodeId: number): Promise<number>;
@@ -40,31 +52,51 @@ export interface AddNodeParams {
 }
 
 const PROBE_TIMEOUT_MS = 5000;
+/** A GPU missing this long that nobody holds is forgotten (the node view shows it until then). */
+const MISSING_GPU_RETENTION_MS = 7 * 24 * 3600_000;
 
+/** A node's facts as a report gives them: without GPU model and count when its GPUs could not be read. */
+export type ReportedFacts = Omit<NodeFacts, 'gpu_model' | 'gpu_total'> &
+  Partial<Pick<NodeFacts, 'gpu_model' | 'gpu_total'>>;
+
+/**
+ * What the host reported, as rows. When nvidia-smi failed as a whole (`gpuProbeError`) the GPU
+ * list is not current: `gpus` is undefined and the GPU facts (model, count) are left out, so
+ * the stored ones stay.
+ */
 export function factsFromHostInfo(info: HostInfo__Output): {
-  facts: NodeFacts;
-  gpus: Omit<NodeGpuRow, 'node_id'>[];
+  facts: ReportedFacts;
+  gpus: ReportedGpu[] | undefined;
 } {
+  const probeFailed = Boolean(info.gpuProbeError);
   const gpus = info.gpus.map((g) => ({
     gpu_index: g.index,
     uuid: g.uuid,
     model: g.model,
     memory_total_mib: Number(g.memoryTotalMib),
+    pci_bus_id: g.pciBusId ?? '',
+    health_problem: g.healthProblem ?? '',
+    persistence_mode: Boolean(g.persistenceMode),
+    mig_enabled: Boolean(g.migEnabled),
+    fabric_state: g.fabricState ?? '',
+    numa_node: typeof g.numaNode === 'number' ? g.numaNode : -1,
+    nvlink_peers: [...(g.nvlinkPeers ?? [])],
   }));
-  return {
-    facts: {
-      host_info: { ...info, gpus: undefined } as unknown as Record<string, unknown>,
-      docker_available: info.dockerAvailable,
-      docker_error: info.dockerError || null,
-      simulated: info.simulated,
-      gpu_model: gpus[0]?.model ?? null,
-      gpu_total: gpus.length,
-      port_range_start: info.portRangeStart || 20000,
-      port_range_end: info.portRangeEnd || 29999,
-      status: info.unsafeReason ? 'unsafe' : 'online',
-    },
-    gpus,
+  const facts: NodeFacts = {
+    host_info: { ...info, gpus: undefined } as unknown as Record<string, unknown>,
+    docker_available: info.dockerAvailable,
+    docker_error: info.dockerError || null,
+    simulated: info.simulated,
+    gpu_model: gpus[0]?.model ?? null,
+    gpu_total: gpus.length,
+    port_range_start: info.portRangeStart || 20000,
+    port_range_end: info.portRangeEnd || 29999,
+    // Unsafe is the agent's word on the host (the container toolkit), never one sick GPU.
+    status: info.unsafeReason ? 'unsafe' : 'online',
   };
+  if (!probeFailed) return { facts, gpus };
+  const { gpu_model: _model, gpu_total: _total, ...rest } = facts;
+  return { facts: rest, gpus: undefined };
 }
 
 /** The host users connect to: the configured public host, else the agent's, else the address host. */
@@ -125,6 +157,7 @@ export class NodesService {
     const { facts, gpus } = factsFromHostInfo(info);
     const existing = await this.repo.findByName(params.name);
     if (existing) {
+      // What it held before stays; new facts on top.
       await this.repo.update(
         existing.id,
         {
@@ -151,11 +184,23 @@ export class NodesService {
     );
   }
 
-  /** Reads the host again and stores what it reports. */
-  async refresh(node: NodeRow): Promise<void> {
-    const info = await this.agents.get(node).getHostInfo(PROBE_TIMEOUT_MS);
+  /**
+   * Reads the host again and stores what it reports (GPUs by UUID: see NodesRepository.update).
+   * Returns the GPUs that became unusable now (their holders are told by the node monitor).
+   */
+  async refresh(node: NodeRow): Promise<GpuTransition[]> {
+    return this.applyHostInfo(node, await this.agents.get(node).getHostInfo(PROBE_TIMEOUT_MS));
+  }
+
+  /** Stores what the node reported (refresh's second half). */
+  async applyHostInfo(node: Pick<NodeRow, 'id'>, info: HostInfo__Output): Promise<GpuTransition[]> {
     const { facts, gpus } = factsFromHostInfo(info);
-    await this.repo.update(node.id, facts, gpus);
+    const became = await this.repo.update(node.id, facts, gpus);
+    if (gpus) {
+      const held = (await this.usage.heldGpus([node.id])).map((h) => h.gpu_uuid);
+      await this.repo.pruneMissingGpus(node.id, new Date(Date.now() - MISSING_GPU_RETENTION_MS), held);
+    }
+    return became;
   }
 
   list(): Promise<NodeRow[]> {
@@ -171,6 +216,11 @@ export class NodesService {
   /** The node; undefined when there is none. */
   find(id: number): Promise<NodeRow | undefined> {
     return this.repo.findById(id);
+  }
+
+  /** The node as a transaction sees it (the allocator's, holding the node's lock). */
+  findIn(id: number, trx: Knex.Transaction): Promise<NodeRow | undefined> {
+    return this.repo.findById(id, trx);
   }
 
   /** What other modules show of these nodes (status, GPUs, name), by id; gone nodes are missing. */
@@ -198,8 +248,31 @@ export class NodesService {
     await this.repo.delete(id);
   }
 
+  /** Every GPU row of the node (missing ones too), lowest index first. */
   gpus(nodeId: number, trx?: Knex.Transaction): Promise<NodeGpuRow[]> {
     return this.repo.gpus(nodeId, trx);
+  }
+
+  /** The GPU rows of these nodes, by node. */
+  gpusOf(nodeIds: number[]): Promise<Map<number, NodeGpuRow[]>> {
+    return this.repo.gpusOf([...new Set(nodeIds)]);
+  }
+
+  /** GPUs that may be rented now on each of these nodes (present, healthy, not MIG, fabric ready, free). */
+  async freeGpuCounts(nodeIds: number[]): Promise<Map<number, number>> {
+    const ids = [...new Set(nodeIds)];
+    const [nodes, gpus, held] = await Promise.all([
+      Promise.all(ids.map((id) => this.repo.findById(id))),
+      this.repo.gpusOf(ids),
+      this.usage.heldGpus(ids),
+    ]);
+    const out = new Map<number, number>();
+    for (const node of nodes) {
+      if (!node) continue;
+      const taken = new Set(held.filter((h) => h.node_id === node.id).map((h) => h.gpu_uuid));
+      out.set(node.id, sellableGpus(node, gpus.get(node.id) ?? [], taken).length);
+    }
+    return out;
   }
 
   heartbeat(nodeId: number, dockerAvailable: boolean): Promise<void> {
@@ -217,7 +290,8 @@ export class NodesService {
   async recordGpuSample(nodeId: number, sample: GpuSample__Output): Promise<void> {
     const at = Number(sample.timeUnixMs) || Date.now();
     const bucket = new Date(Math.floor(at / GPU_SAMPLE_BUCKET_MS) * GPU_SAMPLE_BUCKET_MS);
-    const gpus = sample.gpus.map((g) => ({
+    const gpus: GpuMetric[] = sample.gpus.map((g) => ({
+      uuid: g.uuid,
       index: g.index,
       utilization_percent: g.utilizationPercent,
       memory_used_mib: Number(g.memoryUsedMib),
@@ -232,20 +306,28 @@ export class NodesService {
     return this.repo.pruneGpuSamples(new Date(Date.now() - GPU_SAMPLE_RETENTION_MS));
   }
 
-  /** GPU utilisation, memory, temperature and power over the last minutes, optionally for some GPUs only. */
-  async gpuMetrics(nodeId: number, minutes: number, only?: number[]): Promise<GpuMetrics> {
+  /**
+   * GPU utilisation, memory, temperature and power over the last minutes, optionally for some
+   * GPUs only (by UUID). Samples stored before GPUs were named by UUID are read by index (the
+   * GPU that has that index now).
+   */
+  async gpuMetrics(nodeId: number, minutes: number, only?: string[]): Promise<GpuMetrics> {
     const keep = only ? new Set(only) : undefined;
     const [gpus, rows] = await Promise.all([
       this.repo.gpus(nodeId),
       this.repo.gpuSamples(nodeId, new Date(Date.now() - minutes * 60_000)),
     ]);
+    const present = gpus.filter((g) => !g.missing_since);
+    const uuidAt = new Map(present.map((g) => [g.gpu_index, g.uuid]));
     return {
       gpus: gpus
-        .filter((g) => !keep || keep.has(g.gpu_index))
-        .map((g) => ({ index: g.gpu_index, model: g.model })),
+        .filter((g) => (keep ? keep.has(g.uuid) : !g.missing_since))
+        .map((g) => ({ uuid: g.uuid, index: g.gpu_index, model: g.model })),
       samples: rows.map((r) => ({
         time: r.bucket.toISOString(),
-        gpus: keep ? r.gpus.filter((g) => keep.has(g.index)) : r.gpus,
+        gpus: r.gpus
+          .map((g) => ({ ...g, uuid: g.uuid || uuidAt.get(g.index) || '' }))
+          .filter((g) => !keep || keep.has(g.uuid)),
       })),
     };
   }
@@ -278,13 +360,11 @@ export class NodesService {
   }
 
   private async view(row: NodeRow): Promise<NodeView> {
-    const [gpus, allocated] = await Promise.all([
-      this.repo.gpus(row.id),
-      this.usage.allocatedGpuIndices(row.id),
-    ]);
-    const taken = new Set(allocated);
+    const [gpus, held] = await Promise.all([this.repo.gpus(row.id), this.usage.heldGpus([row.id])]);
+    const holder = new Map(held.map((h) => [h.gpu_uuid, h.container_id]));
     const info = (row.host_info ?? {}) as Record<string, unknown>;
     const text = (key: string) => (typeof info[key] === 'string' ? (info[key] as string) : '');
+    const devicePath = text('gpuDevicePath');
     return {
       id: row.id,
       name: row.name,
@@ -301,18 +381,35 @@ export class NodesService {
       docker_error: row.docker_error,
       docker_version: text('dockerVersion'),
       nvidia_driver_version: text('nvidiaDriverVersion'),
+      cuda_version: text('cudaVersion'),
       container_toolkit_version: text('containerToolkitVersion'),
+      container_toolkit_mode: text('containerToolkitMode'),
+      nvidia_container_cli_version: text('nvidiaContainerCliVersion'),
+      nvidia_container_runtime_hook_version: text('nvidiaContainerRuntimeHookVersion'),
+      nvidia_cdi_hook_version: text('nvidiaCdiHookVersion'),
+      gpu_device_path: devicePath === 'cdi' || devicePath === 'legacy' ? devicePath : '',
+      warnings: Array.isArray(info.warnings) ? info.warnings.filter((w) => typeof w === 'string') : [],
+      gpu_probe_error: gpuProbeErrorOf(row),
       unsafe_reason: text('unsafeReason'),
       simulated: row.simulated,
       gpu_model: row.gpu_model,
       gpu_total: row.gpu_total,
-      gpu_allocated: taken.size,
+      gpu_allocated: holder.size,
+      gpu_free: sellableGpus(row, gpus, new Set(holder.keys())).length,
       gpus: gpus.map((g) => ({
-        index: g.gpu_index,
         uuid: g.uuid,
+        index: g.gpu_index,
+        pci_bus_id: g.pci_bus_id,
         model: g.model,
         memory_total_mib: g.memory_total_mib,
-        allocated: taken.has(g.gpu_index),
+        state: gpuState(g),
+        health_problem: g.health_problem,
+        persistence_mode: g.persistence_mode,
+        fabric_state: g.fabric_state,
+        numa_node: g.numa_node,
+        nvlink_peers: g.nvlink_peers ?? [],
+        allocated: holder.has(g.uuid),
+        container_id: holder.get(g.uuid) ?? null,
       })),
       unknown_containers: row.unknown_containers ?? [],
       reconciled_at: row.reconciled_at ? row.reconciled_at.toISOString() : null,

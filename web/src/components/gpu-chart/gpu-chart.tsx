@@ -43,6 +43,7 @@ export default function GpuChart({
         xAxis: { type: 'time' },
         yAxis: { type: 'value', min: 0, max: 100, axisLabel: { formatter: '{value}%' } },
         series: gpuSeries(metrics, kind).map((s) => ({
+          id: s.id,
           name: s.name,
           type: 'line',
           showSymbol: false,

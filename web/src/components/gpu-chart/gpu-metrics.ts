@@ -1,21 +1,28 @@
 import type { GpuMetrics } from '@gpucloud/control-plane/api';
 
 // The samples are the control plane's `GpuMetrics` (GET /api/admin/nodes/{id}/metrics and
-// GET /api/containers/{id}/metrics).
+// GET /api/containers/{id}/metrics). A GPU is its UUID; the index only names its line.
 
 export type GpuMetricKind = 'utilization' | 'memory';
 
 export interface GpuSeries {
+  /** The GPU's UUID: the series' identity. */
+  id: string;
+  /** The legend: "GPU <index>" (with a short UUID when two GPUs share an index). */
   name: string;
   points: [number, number][];
 }
 
 /** One line per GPU: utilisation in percent, or memory used in percent of the card's memory. */
 export function gpuSeries(metrics: GpuMetrics, kind: GpuMetricKind): GpuSeries[] {
+  const perIndex = new Map<number, number>();
+  for (const gpu of metrics.gpus) perIndex.set(gpu.index, (perIndex.get(gpu.index) ?? 0) + 1);
   return metrics.gpus.map((gpu) => ({
-    name: `GPU ${gpu.index}`,
+    id: gpu.uuid,
+    name:
+      (perIndex.get(gpu.index) ?? 0) > 1 ? `GPU ${gpu.index} (${gpu.uuid.slice(0, 12)})` : `GPU ${gpu.index}`,
     points: metrics.samples.flatMap((s) => {
-      const point = s.gpus.find((g) => g.index === gpu.index);
+      const point = s.gpus.find((g) => g.uuid === gpu.uuid);
       if (!point) return [];
       const value =
         kind === 'utilization'

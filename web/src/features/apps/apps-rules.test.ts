@@ -66,7 +66,13 @@ describe('deploy drawer rules', () => {
     expect(checkEnvKey('', [])).toBe('请输入环境变量名');
     expect(checkEnvKey('1ABC', [])).toBe('环境变量名只能包含字母、数字和下划线，且不能以数字开头');
     expect(checkEnvKey('MY-VAR', [])).toBe('环境变量名只能包含字母、数字和下划线，且不能以数字开头');
-    expect(checkEnvKey('NVIDIA_VISIBLE_DEVICES', [])).toBe('不能设置 NVIDIA_ 开头的环境变量');
+    expect(checkEnvKey('NVIDIA_VISIBLE_DEVICES', [])).toBe(
+      '不能设置 NVIDIA_ 开头的环境变量（NVIDIA_REQUIRE_* 除外）',
+    );
+    expect(checkEnvKey('NVIDIA_DRIVER_CAPABILITIES', [])).toBe(
+      '不能设置 NVIDIA_ 开头的环境变量（NVIDIA_REQUIRE_* 除外）',
+    );
+    expect(checkEnvKey('NVIDIA_REQUIRE_CUDA', [])).toBeNull();
     expect(checkEnvKey('MODEL', ['MODEL'])).toBe('环境变量名重复');
   });
 

@@ -10,7 +10,7 @@ export const MAX_ENV_ENTRIES = 32;
 
 export const MSG_ENV_KEY_REQUIRED = '请输入环境变量名';
 export const MSG_ENV_KEY_PATTERN = '环境变量名只能包含字母、数字和下划线，且不能以数字开头';
-export const MSG_ENV_KEY_RESERVED = '不能设置 NVIDIA_ 开头的环境变量';
+export const MSG_ENV_KEY_RESERVED = '不能设置 NVIDIA_ 开头的环境变量（NVIDIA_REQUIRE_* 除外）';
 export const MSG_ENV_KEY_DUPLICATE = '环境变量名重复';
 export const MSG_ENV_MAX = '环境变量最多32个';
 
@@ -34,7 +34,7 @@ export function checkEnvKey(key: string, earlierKeys: readonly string[]): string
   const name = key.trim();
   if (!name) return MSG_ENV_KEY_REQUIRED;
   if (!/^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(name)) return MSG_ENV_KEY_PATTERN;
-  if (name.startsWith('NVIDIA_')) return MSG_ENV_KEY_RESERVED;
+  if (name.startsWith('NVIDIA_') && !name.startsWith('NVIDIA_REQUIRE_')) return MSG_ENV_KEY_RESERVED;
   if (earlierKeys.includes(name)) return MSG_ENV_KEY_DUPLICATE;
   return null;
 }

@@ -54,6 +54,7 @@ describe('port maps', () => {
       ports: [{ name: 'ssh', port: 22 }],
       custom: 'rdp:3389',
       mounts: [{ source: 'data', target: '/data' }],
+      extra_driver_capabilities: ['video'],
     };
     expect(versionInputFrom({ ...values, system_type: 'windows' })).toEqual({
       version: 'win10',
@@ -62,6 +63,7 @@ describe('port maps', () => {
       system_type: 'windows',
       ports: { ssh: 22, custom: 'rdp:3389' },
       mounts: [{ source: 'data', target: '/data' }],
+      extra_driver_capabilities: ['video'],
     });
     expect(versionInputFrom({ ...values, system_type: 'ubuntu' }).ports).toEqual({ ssh: 22 });
   });

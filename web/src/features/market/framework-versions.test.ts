@@ -10,6 +10,7 @@ const version = (
   cuda_version: '',
   ports: {},
   mounts: [],
+  extra_driver_capabilities: [],
   ...v,
 });
 

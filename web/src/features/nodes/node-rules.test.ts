@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
   cleanNewNode,
+  gpuDevicePathLabel,
+  gpuFreeSummary,
   gpuSummary,
   MSG_NODE_ADDRESS,
   nodeStatusDisplay,
+  nvlinkPeerLabels,
   validateNodeAddress,
 } from './node-rules';
+import { aNodeGpu } from './test-fixtures';
 
 describe('node display', () => {
   it('labels node statuses', () => {
@@ -17,6 +21,26 @@ describe('node display', () => {
   it('summarises GPUs as model × count', () => {
     expect(gpuSummary({ gpu_model: 'RTX 4090', gpu_total: 8 })).toBe('RTX 4090 × 8');
     expect(gpuSummary({ gpu_model: null, gpu_total: 0 })).toBe('无 GPU');
+  });
+
+  it('says how many GPUs may be rented now', () => {
+    expect(gpuFreeSummary({ gpu_free: 3, gpu_total: 8 })).toBe('可用 3 / 8');
+    expect(gpuFreeSummary({ gpu_free: 0, gpu_total: 0 })).toBe('');
+  });
+
+  it('names the GPU device path', () => {
+    expect(gpuDevicePathLabel('cdi')).toBe('CDI');
+    expect(gpuDevicePathLabel('legacy')).toBe('传统 nvidia runtime');
+    expect(gpuDevicePathLabel('')).toBe('-');
+  });
+
+  it('resolves NVLink peers (UUIDs) to the indices of the node, in index order', () => {
+    const a = aNodeGpu(0);
+    const b = aNodeGpu(1);
+    const c = aNodeGpu(2);
+    const gpu = { nvlink_peers: [c.uuid, 'GPU-elsewhere', a.uuid] };
+    expect(nvlinkPeerLabels(gpu, [a, b, c])).toEqual(['GPU 0', 'GPU 2', 'GPU-elsewhere']);
+    expect(nvlinkPeerLabels({ nvlink_peers: [] }, [a, b, c])).toEqual([]);
   });
 });
 

@@ -170,7 +170,7 @@ describe('details and the deploy drawer', { timeout: 60_000 }, () => {
     fireEvent.change(screen.getByLabelText('环境变量1名称'), { target: { value: 'NVIDIA_X' } });
     fireEvent.change(screen.getByLabelText('环境变量1值'), { target: { value: '1' } });
     fireEvent.click(getButton(document.body, '部署'));
-    expect(await screen.findByText('不能设置 NVIDIA_ 开头的环境变量')).toBeTruthy();
+    expect(await screen.findByText('不能设置 NVIDIA_ 开头的环境变量（NVIDIA_REQUIRE_* 除外）')).toBeTruthy();
     fireEvent.change(screen.getByLabelText('环境变量1名称'), { target: { value: 'MODEL' } });
     fireEvent.click(getButton(document.body, '部署'));
 

@@ -23,6 +23,7 @@ const pytorch: AdminFramework = {
       system_type: 'ubuntu',
       ports: { ssh: 22, jupyter: 8888 },
       mounts: [],
+      extra_driver_capabilities: [],
     },
   ],
 };
@@ -100,11 +101,38 @@ describe('admin images: frameworks and versions', { timeout: 60_000 }, () => {
       system_type: 'windows',
       ports: { ssh: 22, jupyter: 8888, custom: 'rdp:3389,ssh:22' },
       mounts: [],
+      extra_driver_capabilities: [],
     });
 
     fireEvent.click(getButton(await screen.findByTestId('version-row-11'), '删除'));
     fireEvent.click(await waitForButton(document.body, '确定'));
     expect(await screen.findByText('删除失败：该版本仍有容器在使用')).toBeTruthy();
+  });
+});
+
+describe('admin images: driver capabilities of a version', { timeout: 60_000 }, () => {
+  it('editing a version keeps its extra driver capabilities and can add one', async () => {
+    const withVideo: AdminFramework = {
+      ...pytorch,
+      versions: pytorch.versions.map((v) => ({ ...v, extra_driver_capabilities: ['video'] })),
+    };
+    const { requests } = fakeServer({
+      'GET /api/admin/frameworks': () => ({ body: { items: [withVideo], total: 1 } }),
+      'PUT /api/admin/framework-versions/11': () => ({ body: { id: 11 } }),
+    });
+    renderRoutes(routes, '/admin/images');
+    fireEvent.click(getButton(await screen.findByTestId('framework-row-1'), '版本管理'));
+    const row = await screen.findByTestId('version-row-11');
+    expect(within(row).getByText('video')).toBeTruthy();
+    fireEvent.click(getButton(row, '编辑'));
+    const modal = dialog();
+    const video = within(modal).getByLabelText('video（视频编解码，如 ffmpeg）') as HTMLInputElement;
+    expect(video.checked).toBe(true);
+    fireEvent.click(within(modal).getByLabelText('graphics（OpenGL / Vulkan）'));
+    fireEvent.click(getButton(modal, '保存'));
+    expect(await screen.findByText('版本已更新')).toBeTruthy();
+    const saved = requests.find((r) => r.method === 'PUT' && r.path === '/api/admin/framework-versions/11');
+    expect(saved?.body).toMatchObject({ extra_driver_capabilities: ['video', 'graphics'] });
   });
 });
 

@@ -1,5 +1,5 @@
 import type { AdminFramework, FrameworkVersion, VersionInput } from '@gpucloud/control-plane/api';
-import { App, Form, Input, Radio } from 'antd';
+import { App, Checkbox, Form, Input, Radio } from 'antd';
 import { FormDialog } from '../../../components/form-dialog';
 import { withServerDetail } from '../../../lib/api-client';
 import { ruleFrom } from '../../../lib/form-rules';
@@ -26,7 +26,19 @@ interface VersionFormValues {
   ports: PortRow[];
   custom: string;
   mounts: MountEntry[];
+  extra_driver_capabilities: string[];
 }
+
+/**
+ * NVIDIA driver capabilities an image may need beyond compute,utility (which every GPU container
+ * gets): video for ffmpeg/NVENC images, graphics for OpenGL/Vulkan, and so on.
+ */
+const EXTRA_DRIVER_CAPABILITIES = [
+  { value: 'video', label: 'video（视频编解码，如 ffmpeg）' },
+  { value: 'graphics', label: 'graphics（OpenGL / Vulkan）' },
+  { value: 'display', label: 'display（显示输出）' },
+  { value: 'compat32', label: 'compat32（32 位兼容库）' },
+];
 
 export function versionInputFrom(values: VersionFormValues): VersionInput {
   // The custom list is Windows' way of naming extra ports; other systems use the map only.
@@ -38,6 +50,9 @@ export function versionInputFrom(values: VersionFormValues): VersionInput {
     system_type: values.system_type,
     ports: { ...portsMapFrom(values.ports), ...(custom ? { custom } : {}) },
     mounts: values.mounts.map((m) => ({ source: m.source.trim(), target: m.target.trim() })),
+    extra_driver_capabilities: (values.extra_driver_capabilities ?? []) as NonNullable<
+      VersionInput['extra_driver_capabilities']
+    >,
   };
 }
 
@@ -47,7 +62,10 @@ export interface VersionDialogProps {
   onClose: () => void;
 }
 
-/** 新建版本 / 编辑版本: image, CUDA, system type, ports (with Windows' custom list), default mounts. */
+/**
+ * 新建版本 / 编辑版本: image, CUDA, system type, ports (with Windows' custom list), default mounts,
+ * extra NVIDIA driver capabilities (kept as they are when editing).
+ */
 export function VersionDialog({ framework, version, onClose }: VersionDialogProps) {
   const { message } = App.useApp();
   const [form] = Form.useForm<VersionFormValues>();
@@ -62,6 +80,7 @@ export function VersionDialog({ framework, version, onClose }: VersionDialogProp
     ports: portRowsFrom(version ? version.ports : framework.ports),
     custom: customPortsFrom(version?.ports),
     mounts: version?.mounts ?? [],
+    extra_driver_capabilities: version?.extra_driver_capabilities ?? [],
   };
 
   const submit = (values: VersionFormValues) =>
@@ -150,6 +169,13 @@ export function VersionDialog({ framework, version, onClose }: VersionDialogProp
         rules={[ruleFrom((rows?: MountEntry[]) => checkDefaultMounts(rows ?? []))]}
       >
         <DefaultMountsInput />
+      </Form.Item>
+      <Form.Item
+        label="额外驱动能力"
+        name="extra_driver_capabilities"
+        extra="所有 GPU 容器默认具备 compute、utility；镜像需要更多驱动能力时勾选"
+      >
+        <Checkbox.Group options={EXTRA_DRIVER_CAPABILITIES} />
       </Form.Item>
     </FormDialog>
   );

@@ -53,6 +53,21 @@ export function VersionsDrawer({
         header: '默认挂载',
         cell: (info) => <MountTags mounts={info.getValue()} />,
       }),
+      column.accessor('extra_driver_capabilities', {
+        header: '额外驱动能力',
+        cell: (info) => {
+          const caps = info.getValue() ?? [];
+          return caps.length ? (
+            <Space size={[4, 4]} wrap>
+              {caps.map((cap) => (
+                <Tag key={cap}>{cap}</Tag>
+              ))}
+            </Space>
+          ) : (
+            <Typography.Text type="secondary">-</Typography.Text>
+          );
+        },
+      }),
       column.display({
         id: 'actions',
         header: '操作',

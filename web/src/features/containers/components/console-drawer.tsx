@@ -2,6 +2,7 @@ import type { Container } from '@gpucloud/control-plane/api';
 import { Alert, Drawer, Skeleton } from 'antd';
 import { Component, lazy, type ReactNode, Suspense } from 'react';
 import { MSG_CONSOLE_OPEN_FAILED } from '../console-session';
+import { GpuProblemAlert } from './container-gpu';
 
 // xterm.js is heavy: it is fetched the first time a console opens, never with the page.
 const ConsoleTerminal = lazy(() => import('./console-terminal'));
@@ -33,11 +34,18 @@ export function ConsoleDrawer({ container, onClose }: { container: Container | n
       destroyOnHidden
     >
       {container ? (
-        <TerminalLoadBoundary>
-          <Suspense fallback={<Skeleton active paragraph={{ rows: 8 }} />}>
-            <ConsoleTerminal containerId={container.container_id} />
-          </Suspense>
-        </TerminalLoadBoundary>
+        <>
+          {container.gpu_problem ? (
+            <div style={{ marginBottom: 12 }}>
+              <GpuProblemAlert container={container} />
+            </div>
+          ) : null}
+          <TerminalLoadBoundary>
+            <Suspense fallback={<Skeleton active paragraph={{ rows: 8 }} />}>
+              <ConsoleTerminal containerId={container.container_id} />
+            </Suspense>
+          </TerminalLoadBoundary>
+        </>
       ) : null}
     </Drawer>
   );

@@ -6,6 +6,7 @@ import { formatDateTime } from '../../../lib/format';
 import { jupyterUrl, NO_JUPYTER, releaseNote, sshAddress } from '../connection';
 import type { ContainerPanel } from '../types';
 import { ContainerActions } from './container-actions';
+import { ContainerGpuCell, GpuProblemTag } from './container-gpu';
 import { ContainerStatusTag } from './container-status-tag';
 import { PasswordCell } from './password-cell';
 
@@ -26,6 +27,7 @@ export function containerColumns(onOpenPanel: (container: Container, panel: Cont
           <ContainerStatusTag status={info.getValue()} pullProgress={info.row.original.pull_progress} />
           {info.row.original.node_status === 'offline' ? <Tag color="error">节点离线</Tag> : null}
           {info.row.original.no_gpu ? <Tag color="orange">无卡模式</Tag> : null}
+          <GpuProblemTag container={info.row.original} />
           {info.row.original.pending_mounts ? (
             <Tooltip title="挂载点已修改，下次启动后生效">
               <Tag color="gold">待重启生效</Tag>
@@ -44,14 +46,7 @@ export function containerColumns(onOpenPanel: (container: Container, panel: Cont
     column.display({
       id: 'gpu',
       header: 'GPU',
-      cell: ({ row }) => (
-        <Space size={4}>
-          <span>
-            {row.original.gpu_count} × {row.original.gpu_type || 'GPU'}
-          </span>
-          {row.original.simulated ? <Tag color="purple">模拟</Tag> : null}
-        </Space>
-      ),
+      cell: ({ row }) => <ContainerGpuCell container={row.original} showSimulated />,
     }),
     column.accessor('billing_type', {
       header: '计费方式',

@@ -5,6 +5,7 @@ import type { GpuMetricKind } from '../../../components/gpu-chart/gpu-metrics';
 import { LazyGpuChart } from '../../../components/gpu-chart/lazy-gpu-chart';
 import { errorDetail } from '../../../lib/api-client';
 import { useContainerMetrics } from '../api/get-container-metrics';
+import { GpuProblemAlert } from './container-gpu';
 
 /** 容器监控: utilisation and memory of the container's GPUs over the last hour. */
 export function MetricsDrawer({ container, onClose }: { container: Container | null; onClose: () => void }) {
@@ -32,6 +33,7 @@ export function MetricsDrawer({ container, onClose }: { container: Container | n
               ]}
             />
           </Space>
+          <GpuProblemAlert container={container} />
           {metrics.isError ? (
             <Alert
               type="error"

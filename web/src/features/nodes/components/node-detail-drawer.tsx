@@ -1,11 +1,11 @@
 import type { GpuNode } from '@gpucloud/control-plane/api';
-import { Descriptions, Drawer, Segmented, Space, Tag, Typography } from 'antd';
+import { Alert, Descriptions, Drawer, Segmented, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import type { GpuMetricKind } from '../../../components/gpu-chart/gpu-metrics';
 import { LazyGpuChart } from '../../../components/gpu-chart/lazy-gpu-chart';
 import { formatDateTime } from '../../../lib/format';
 import { useNode, useNodeMetrics } from '../api/get-node';
-import { nodeStatusDisplay } from '../node-rules';
+import { gpuDevicePathLabel, gpuFreeSummary, nodeStatusDisplay } from '../node-rules';
 import { NodeGpuTable, UnknownContainersTable } from './node-detail-tables';
 import { NodeImagesSection } from './node-images';
 
@@ -29,11 +29,10 @@ function HostFacts({ node }: { node: GpuNode }) {
       <Descriptions.Item label="Docker">
         {node.docker_available ? node.docker_version || '可用' : node.docker_error || '不可用'}
       </Descriptions.Item>
-      <Descriptions.Item label="NVIDIA 驱动">
-        {node.nvidia_driver_version || (node.simulated ? '模拟' : '-')}
-      </Descriptions.Item>
-      <Descriptions.Item label="Container Toolkit">
-        {node.container_toolkit_version || (node.simulated ? '模拟' : '-')}
+      <Descriptions.Item label="GPU" span={2}>
+        {node.gpu_total
+          ? `${node.gpu_model || 'GPU'} × ${node.gpu_total}（${gpuFreeSummary(node)}）`
+          : '无 GPU'}
       </Descriptions.Item>
       {node.unsafe_reason ? (
         <Descriptions.Item label="安全检查" span={2}>
@@ -41,6 +40,66 @@ function HostFacts({ node }: { node: GpuNode }) {
         </Descriptions.Item>
       ) : null}
     </Descriptions>
+  );
+}
+
+/** How containers get GPUs on the node: the device path, the toolkit and its parts, driver and CUDA. */
+function GpuRuntimeFacts({ node }: { node: GpuNode }) {
+  const unknown = node.simulated ? '模拟' : '-';
+  const version = (value: string | undefined) => value || unknown;
+  return (
+    <Descriptions size="small" column={2} bordered title="GPU 运行环境" data-testid="node-gpu-runtime">
+      <Descriptions.Item label="GPU 设备方式">{gpuDevicePathLabel(node.gpu_device_path)}</Descriptions.Item>
+      <Descriptions.Item label="Toolkit 模式">{node.container_toolkit_mode || unknown}</Descriptions.Item>
+      <Descriptions.Item label="NVIDIA 驱动">{version(node.nvidia_driver_version)}</Descriptions.Item>
+      <Descriptions.Item label="CUDA">{version(node.cuda_version)}</Descriptions.Item>
+      <Descriptions.Item label="nvidia-ctk">{version(node.container_toolkit_version)}</Descriptions.Item>
+      <Descriptions.Item label="nvidia-container-cli">
+        {version(node.nvidia_container_cli_version)}
+      </Descriptions.Item>
+      <Descriptions.Item label="nvidia-container-runtime-hook">
+        {version(node.nvidia_container_runtime_hook_version)}
+      </Descriptions.Item>
+      <Descriptions.Item label="nvidia-cdi-hook">{version(node.nvidia_cdi_hook_version)}</Descriptions.Item>
+    </Descriptions>
+  );
+}
+
+/** The node's GPU problems: nvidia-smi failing as a whole (error), then the operator's warnings. */
+function GpuAlerts({ node }: { node: GpuNode }) {
+  const warnings = node.warnings ?? [];
+  if (!node.gpu_probe_error && warnings.length === 0) return null;
+  return (
+    <Space direction="vertical" style={{ width: '100%' }}>
+      {node.gpu_probe_error ? (
+        <Alert
+          type="error"
+          showIcon
+          message="GPU 探测失败，该节点的 GPU 暂不可用"
+          description={node.gpu_probe_error}
+          data-testid="node-gpu-probe-error"
+        />
+      ) : null}
+      {warnings.length ? (
+        <Alert
+          type="warning"
+          showIcon
+          message="节点提醒"
+          data-testid="node-warnings"
+          description={
+            warnings.length === 1 ? (
+              warnings[0]
+            ) : (
+              <ul style={{ margin: 0, paddingInlineStart: 20 }}>
+                {warnings.map((warning) => (
+                  <li key={warning}>{warning}</li>
+                ))}
+              </ul>
+            )
+          }
+        />
+      ) : null}
+    </Space>
   );
 }
 
@@ -64,13 +123,15 @@ export function NodeDetailDrawer({
     <Drawer
       open={nodeId !== undefined}
       onClose={onClose}
-      width={760}
+      width={960}
       title={data ? `节点详情 · ${data.name}` : '节点详情'}
       destroyOnClose
     >
       {data ? (
         <Space direction="vertical" size="large" style={{ width: '100%' }}>
           <HostFacts node={data} />
+          <GpuAlerts node={data} />
+          <GpuRuntimeFacts node={data} />
           <div>
             <Space style={{ marginBottom: 8 }}>
               <Typography.Title level={5} style={{ margin: 0 }}>

@@ -1,12 +1,12 @@
 import type { GpuNode } from '@gpucloud/control-plane/api';
 import { createColumnHelper, getCoreRowModel, useReactTable } from '@tanstack/react-table';
-import { App, Button, Popconfirm, Space, Tag, Typography } from 'antd';
+import { App, Button, Popconfirm, Space, Tag, Tooltip, Typography } from 'antd';
 import { useMemo } from 'react';
 import { DataTable } from '../../../components/data-table';
 import { withDetail } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
 import { useDeleteNode } from '../api/node-commands';
-import { gpuSummary, nodeStatusDisplay } from '../node-rules';
+import { gpuFreeSummary, gpuSummary, nodeStatusDisplay } from '../node-rules';
 
 const column = createColumnHelper<GpuNode>();
 
@@ -67,9 +67,19 @@ function columnsFor(onShowDetail: (node: GpuNode) => void) {
       id: 'gpu',
       header: 'GPU',
       cell: ({ row }) => (
-        <Space size={4}>
-          <span>{gpuSummary(row.original)}</span>
-          {row.original.simulated ? <Tag color="purple">模拟 GPU</Tag> : null}
+        <Space direction="vertical" size={0}>
+          <Space size={4}>
+            <span>{gpuSummary(row.original)}</span>
+            {row.original.simulated ? <Tag color="purple">模拟 GPU</Tag> : null}
+            {row.original.gpu_probe_error ? (
+              <Tooltip title={row.original.gpu_probe_error}>
+                <Tag color="error">GPU 探测失败</Tag>
+              </Tooltip>
+            ) : null}
+          </Space>
+          {row.original.gpu_total ? (
+            <Typography.Text type="secondary">{gpuFreeSummary(row.original)}</Typography.Text>
+          ) : null}
         </Space>
       ),
     }),

@@ -4,33 +4,9 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { routes } from '../../../app/router';
 import { setSession } from '../../../lib/auth';
 import { fakeServer, getButton, renderRoutes, waitForButton } from '../../../test/render';
+import { aNode } from '../test-fixtures';
 
-const node: GpuNode = {
-  id: 7,
-  name: 'gpu-a',
-  address: '10.0.0.1:50051',
-  region: '华东一区',
-  status: 'offline',
-  last_heartbeat_at: null,
-  public_host: '',
-  hostname: '',
-  cpu_model: '',
-  cpu_cores: 0,
-  memory_total_bytes: 0,
-  docker_available: true,
-  docker_error: null,
-  docker_version: '',
-  nvidia_driver_version: '',
-  container_toolkit_version: '',
-  unsafe_reason: '',
-  simulated: false,
-  gpu_model: 'A100',
-  gpu_total: 4,
-  gpu_allocated: 0,
-  gpus: [],
-  unknown_containers: [],
-  reconciled_at: null,
-};
+const node: GpuNode = aNode();
 
 beforeEach(() => {
   setSession('tok', { username: 'root', nickname: '', isAdmin: true });

@@ -17,6 +17,7 @@ export interface ContainerSpec {
   'env'?: ({[key: string]: string});
   'labels'?: ({[key: string]: string});
   'command'?: (string)[];
+  'extraDriverCapabilities'?: (string)[];
 }
 
 export interface ContainerSpec__Output {
@@ -32,4 +33,5 @@ export interface ContainerSpec__Output {
   'env': ({[key: string]: string});
   'labels': ({[key: string]: string});
   'command': (string)[];
+  'extraDriverCapabilities': (string)[];
 }

@@ -13,6 +13,13 @@ export interface GpuInfo {
   'temperatureC'?: (number);
   'powerDrawW'?: (number | string);
   'powerLimitW'?: (number | string);
+  'pciBusId'?: (string);
+  'healthProblem'?: (string);
+  'persistenceMode'?: (boolean);
+  'migEnabled'?: (boolean);
+  'fabricState'?: (string);
+  'numaNode'?: (number);
+  'nvlinkPeers'?: (string)[];
 }
 
 export interface GpuInfo__Output {
@@ -26,4 +33,11 @@ export interface GpuInfo__Output {
   'temperatureC': (number);
   'powerDrawW': (number);
   'powerLimitW': (number);
+  'pciBusId': (string);
+  'healthProblem': (string);
+  'persistenceMode': (boolean);
+  'migEnabled': (boolean);
+  'fabricState': (string);
+  'numaNode': (number);
+  'nvlinkPeers': (string)[];
 }

@@ -26,6 +26,13 @@ export interface HostInfo {
   'portRangeStart'?: (number);
   'portRangeEnd'?: (number);
   'publicHost'?: (string);
+  'gpuDevicePath'?: (string);
+  'containerToolkitMode'?: (string);
+  'nvidiaContainerCliVersion'?: (string);
+  'nvidiaContainerRuntimeHookVersion'?: (string);
+  'nvidiaCdiHookVersion'?: (string);
+  'warnings'?: (string)[];
+  'gpuProbeError'?: (string);
 }
 
 export interface HostInfo__Output {
@@ -51,4 +58,11 @@ export interface HostInfo__Output {
   'portRangeStart': (number);
   'portRangeEnd': (number);
   'publicHost': (string);
+  'gpuDevicePath': (string);
+  'containerToolkitMode': (string);
+  'nvidiaContainerCliVersion': (string);
+  'nvidiaContainerRuntimeHookVersion': (string);
+  'nvidiaCdiHookVersion': (string);
+  'warnings': (string)[];
+  'gpuProbeError': (string);
 }

@@ -4,6 +4,7 @@ import { Space, Tag, Typography } from 'antd';
 import { billingTypeLabel } from '../../../../lib/billing-types';
 import { formatDateTime, formatYuan } from '../../../../lib/format';
 import { sshAddress } from '../../connection';
+import { ContainerGpuCell, GpuProblemTag } from '../container-gpu';
 import { ContainerStatusTag } from '../container-status-tag';
 import { AdminContainerActions } from './admin-container-actions';
 
@@ -29,6 +30,7 @@ export const adminContainerColumns = [
       <Space size={4} wrap>
         <ContainerStatusTag status={row.original.status} pullProgress={row.original.pull_progress} />
         {row.original.no_gpu ? <Tag color="orange">无卡模式</Tag> : null}
+        <GpuProblemTag container={row.original} />
       </Space>
     ),
   }),
@@ -36,7 +38,7 @@ export const adminContainerColumns = [
   column.display({
     id: 'gpu',
     header: 'GPU',
-    cell: ({ row }) => `${row.original.gpu_count} × ${row.original.gpu_type || 'GPU'}`,
+    cell: ({ row }) => <ContainerGpuCell container={row.original} />,
   }),
   column.display({
     id: 'node',
