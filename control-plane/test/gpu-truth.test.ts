@@ -195,12 +195,24 @@ afterAll(async () => {
 });
 
 /** Each test starts from healthy GPUs in their first order, with nothing rented. */
+/**
+ * Every GPU present, healthy and free. A destroy that fails on a loaded machine (an agent call
+ * timing out) is tried again: a container left over would hold GPUs the next test counts on.
+ */
 async function reset(): Promise<void> {
-  await destroyAllContainers(cp);
   await control(rtx.agent, {});
   await control(h100.agent, {});
-  await refresh(rtx.market);
-  await refresh(h100.market);
+  await until(
+    'every GPU free',
+    async () => {
+      await destroyAllContainers(cp);
+      await refresh(rtx.market);
+      await refresh(h100.market);
+      return [await nodeView(rtx.market), await nodeView(h100.market)].map((n) => n.gpu_free);
+    },
+    (free) => free[0] === 8 && free[1] === 8,
+    60_000,
+  );
 }
 
 describe('GPUs by UUID', () => {
@@ -419,6 +431,7 @@ describe('GPUs by UUID', () => {
     const a = await bought(owner.api, rtx.market, 1);
     const b = await bought(owner.api, rtx.market, 1);
     const [gone] = await held(owner.api, b);
+    // One GPU each, lowest index first: b holds the second GPU.
     expect(gone).toBe(rtx.uuids[1]);
     await control(rtx.agent, { order: rtx.uuids.filter((u) => u !== gone) });
     await refresh(rtx.market);

@@ -46,7 +46,11 @@ export class NodeMonitor {
   private readonly subs = new Map<number, Subscription>();
   /** When each node's inventory was read last, and the reads under way. */
   private readonly inventoryAt = new Map<number, number>();
-  private readonly inventoryRunning = new Set<number>();
+  /**
+   * The inventory read in progress per node. Reads of one node run one after the other, so the
+   * last one stored is the last one read: an older answer never overwrites a newer one.
+   */
+  private readonly inventoryRuns = new Map<number, Promise<void>>();
   private stopped = false;
 
   /** Syncs on the scheduler's start and every syncIntervalMs after. */
@@ -101,7 +105,7 @@ export class NodeMonitor {
     const every = this.options.inventoryIntervalMs ?? 30_000;
     for (const node of nodes) {
       const sub = this.subs.get(node.id);
-      if (!sub?.reconciled || node.status === 'offline' || this.inventoryRunning.has(node.id)) continue;
+      if (!sub?.reconciled || node.status === 'offline' || this.inventoryRuns.has(node.id)) continue;
       if (Date.now() - (this.inventoryAt.get(node.id) ?? 0) < every) continue;
       void this.refreshInventory(node).catch((err) =>
         this.options.log(`inventory of node ${node.name} not read`, err),
@@ -113,15 +117,21 @@ export class NodeMonitor {
    * Reads the node's inventory again (GPUs by UUID, their health) and tells the owners of the
    * containers holding a GPU that became unusable (once per container and moment).
    */
-  async refreshInventory(node: NodeRow): Promise<void> {
-    this.inventoryRunning.add(node.id);
-    try {
-      const became = await this.nodes.refresh(node);
-      this.inventoryAt.set(node.id, Date.now());
-      await this.notifyGpuProblems(node, became);
-    } finally {
-      this.inventoryRunning.delete(node.id);
-    }
+  refreshInventory(node: NodeRow): Promise<void> {
+    const previous = this.inventoryRuns.get(node.id) ?? Promise.resolve();
+    const run = previous
+      .catch(() => undefined)
+      .then(async () => {
+        const became = await this.nodes.refresh(node);
+        this.inventoryAt.set(node.id, Date.now());
+        await this.notifyGpuProblems(node, became);
+      });
+    this.inventoryRuns.set(node.id, run);
+    const forget = () => {
+      if (this.inventoryRuns.get(node.id) === run) this.inventoryRuns.delete(node.id);
+    };
+    run.then(forget, forget);
+    return run;
   }
 
   private async notifyGpuProblems(node: NodeRow, became: GpuTransition[]): Promise<void> {
