@@ -5,6 +5,8 @@ import { type Accounts, accountRouters } from './accounts.js';
 import type { AgentPool } from './agents/agent-pool.js';
 import { type AppState, authenticate } from './framework/auth.js';
 import { errorMiddleware } from './framework/errors.js';
+import { parseTrustProxy, type TrustProxy, trustedClient } from './framework/proxy.js';
+import { securityHeaders } from './framework/security-headers.js';
 import { serveConsole } from './framework/static.js';
 import { appRoutes } from './modules/apps/routes.js';
 import type { AppsService } from './modules/apps/service.js';
@@ -22,7 +24,7 @@ import { containerAdminRoutes, containerRoutes } from './modules/containers/rout
 import type { ContainersService } from './modules/containers/service.js';
 import { containerWsRoutes } from './modules/containers/ws-routes.js';
 import { mcpContainerRoutes } from './modules/mcp/routes.js';
-import { mcpServerRoutes } from './modules/mcp/server-routes.js';
+import { MCP_SERVER_PATH, mcpJsonParseError, mcpServerRoutes } from './modules/mcp/server-routes.js';
 import type { McpService } from './modules/mcp/service.js';
 import type { NodeImagesService } from './modules/nodes/images.js';
 import { nodeAdminRoutes } from './modules/nodes/routes.js';
@@ -48,16 +50,36 @@ export interface AppDeps {
   nodeImages: NodeImagesService;
   agents: AgentPool;
   webDist?: string | undefined;
+  /** Which peers' X-Forwarded-* headers are believed (TRUST_PROXY); none when unset. */
+  trustProxy?: TrustProxy | undefined;
   log: (message: string, err?: unknown) => void;
 }
 
 /** The HTTP + WebSocket application; main.ts binds it to a port. */
 export function createApp(deps: AppDeps) {
   const app = websockify(new Koa<AppState>());
-  app.proxy = true;
+  // Koa's own proxy trust would believe any client's X-Forwarded-For; trustedClient decides.
+  app.proxy = false;
 
+  app.use(trustedClient(deps.trustProxy ?? parseTrustProxy(undefined)));
+  app.use(securityHeaders());
   app.use(errorMiddleware(deps.log));
-  app.use(bodyParser({ jsonLimit: '1mb', enableTypes: ['json'] }));
+  const parseBody = bodyParser({ jsonLimit: '1mb', enableTypes: ['json'] });
+  app.use(async (ctx, next) => {
+    // The MCP endpoint answers malformed JSON the JSON-RPC way (-32700 Parse error).
+    if (ctx.path !== MCP_SERVER_PATH) return parseBody(ctx, next);
+    let parsed = false;
+    try {
+      await parseBody(ctx, async () => {
+        parsed = true;
+      });
+    } catch (err) {
+      if (parsed) throw err;
+      mcpJsonParseError(ctx);
+      return;
+    }
+    await next();
+  });
   app.use(authenticate(deps.auth, deps.accounts.apiKeys));
 
   const routers = [
@@ -84,6 +106,14 @@ export function createApp(deps: AppDeps) {
     await next();
   });
   if (deps.webDist) app.use(serveConsole(deps.webDist));
+  // Protocol paths never fall through to the console's HTML: a client expecting JSON gets JSON.
+  app.use(async (ctx, next) => {
+    await next();
+    if (ctx.body === undefined && ctx.status === 404 && ctx.path.startsWith('/.well-known/')) {
+      ctx.status = 404;
+      ctx.body = { detail: '资源不存在', code: 'NOT_FOUND' };
+    }
+  });
 
   const ws = containerWsRoutes({ auth: deps.auth, containers: deps.containers, agents: deps.agents });
   app.ws.use(ws.routes() as unknown as Parameters<typeof app.ws.use>[0]);

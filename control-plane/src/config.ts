@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { type AccountSettings, accountSettingsFromEnv } from './account-settings.js';
 import type { AgentTls } from './agents/agent-client.js';
 import { type BillingSettings, billingSettingsFromEnv } from './billing-settings.js';
+import { parseTrustProxy, type TrustProxy } from './framework/proxy.js';
 import { type LifecycleSettings, lifecycleSettingsFromEnv } from './lifecycle-settings.js';
 import { type StorageSettings, storageSettingsFromEnv } from './storage-settings.js';
 
@@ -38,6 +39,13 @@ export interface Config extends AccountSettings, BillingSettings, LifecycleSetti
    * that fails or disappears is seen; 30 s when unset.
    */
   gpuInventoryIntervalMs?: number;
+  /** TRUST_PROXY: whose X-Forwarded-For / -Proto / -Host are believed (none when unset). */
+  trustProxy?: TrustProxy | undefined;
+  /**
+   * ALLOW_SANDBOX_PROVIDERS=true: a deployment whose PUBLIC_URL is not loopback may still run the
+   * sandbox payment page and the sandbox WeChat login (a public demo). Refused otherwise.
+   */
+  allowSandboxProviders?: boolean | undefined;
 }
 
 function parseKey(value: string | undefined): Buffer {
@@ -70,6 +78,44 @@ function agentTls(env: NodeJS.ProcessEnv): AgentTls | undefined {
   };
 }
 
+/** Whether a URL's host is this machine (127.0.0.0/8, ::1, localhost). */
+export function isLoopbackUrl(url: string): boolean {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\./.test(host);
+}
+
+/**
+ * What a public deployment (PUBLIC_URL not loopback) must not run with: the sandboxes, where
+ * anyone pays without money or signs in as anyone (unless ALLOW_SANDBOX_PROVIDERS=true), and a
+ * WeChat Pay notify URL that is not HTTPS. Throws with a Chinese and English explanation.
+ */
+export function checkDeployment(
+  config: Pick<
+    Config,
+    'publicUrl' | 'wechat' | 'wechatSandbox' | 'wechatPay' | 'paymentsSandbox' | 'allowSandboxProviders'
+  >,
+): void {
+  if (!config.publicUrl || isLoopbackUrl(config.publicUrl)) return;
+  const sandboxes: string[] = [];
+  if (!config.wechatPay && config.paymentsSandbox !== false) sandboxes.push('PAYMENTS_SANDBOX');
+  if (!config.wechat && config.wechatSandbox !== false) sandboxes.push('WECHAT_SANDBOX');
+  if (sandboxes.length > 0 && !config.allowSandboxProviders) {
+    throw new Error(
+      `公网部署（PUBLIC_URL=${config.publicUrl}）不能启用沙箱支付或沙箱微信登录：请配置微信支付/微信开放平台凭据，` +
+        `或设置 ${sandboxes.map((s) => `${s}=false`).join('、')}；确需公开演示请设置 ALLOW_SANDBOX_PROVIDERS=true。` +
+        ` / A deployment with a public PUBLIC_URL refuses to start with sandbox providers on (${sandboxes.join(', ')}): ` +
+        `configure the real providers, set ${sandboxes.map((s) => `${s}=false`).join(' and ')}, ` +
+        'or set ALLOW_SANDBOX_PROVIDERS=true for a public demo.',
+    );
+  }
+  const notifyUrl = config.wechatPay?.notifyUrl;
+  if (notifyUrl && new URL(notifyUrl).protocol !== 'https:') {
+    throw new Error(
+      `微信支付回调地址必须使用 HTTPS：${notifyUrl} / WECHAT_PAY_NOTIFY_URL must be HTTPS on a public deployment: ${notifyUrl}`,
+    );
+  }
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!env.DATABASE_URL) throw new Error('DATABASE_URL is required');
   if (!env.SECRET_KEY) {
@@ -77,7 +123,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     console.warn('SECRET_KEY is not set: a random key is used for this run only');
   }
   const bootstrapAddress = env.BOOTSTRAP_NODE_ADDRESS;
-  return {
+  const config: Config = {
     port: int(env.PORT, 8080),
     host: env.HOST ?? '0.0.0.0',
     databaseUrl: env.DATABASE_URL,
@@ -105,5 +151,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...billingSettingsFromEnv(env),
     ...lifecycleSettingsFromEnv(env),
     ...storageSettingsFromEnv(env),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    allowSandboxProviders: /^(1|true|yes|on)$/i.test(env.ALLOW_SANDBOX_PROVIDERS ?? ''),
   };
+  checkDeployment(config);
+  return config;
 }

@@ -1,7 +1,14 @@
-import { loadConfig } from './config.js';
+import { type Config, loadConfig } from './config.js';
 import { consoleLogger, startControlPlane } from './platform.js';
 
-const config = loadConfig();
+let config: Config;
+try {
+  config = loadConfig();
+} catch (err) {
+  // A refused setting (a sandbox on a public deployment, a bad TRUST_PROXY): its words, no stack.
+  console.error(`配置错误 / configuration error: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+}
 const running = await startControlPlane(config, consoleLogger);
 consoleLogger(`listening on ${config.host}:${running.port}`);
 if (running.generatedAdminPassword) {

@@ -207,7 +207,7 @@ export async function startControlPlane(
   await services.containerChanges
     .start()
     .catch((err) => log('container changes are not announced (LISTEN failed)', err));
-  const app = createApp({ ...services, webDist: config.webDist, log });
+  const app = createApp({ ...services, webDist: config.webDist, trustProxy: config.trustProxy, log });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(config.port, config.host, () => resolve(s));
   });

@@ -166,6 +166,13 @@ describe('app market deploy', () => {
     });
     const user = new ApiClient(cp.url);
     await user.register('deployer');
+    // The drawer first asks which server (and so which price) a deploy would use.
+    const quote = await user.request<{ id: number; price: number }>(
+      'GET',
+      `/api/apps/deploy-quote?image_id=${image.body.id}&gpu_type=rtx4090&gpuCount=2`,
+    );
+    expect(quote.status, JSON.stringify(quote.body)).toBe(200);
+    expect(quote.body).toMatchObject({ id: market.productId, price: market.pricePerGpuHour });
     const res = await user.request<{
       container_id: string;
       status: string;
@@ -177,6 +184,8 @@ describe('app market deploy', () => {
       gpu_type: 'rtx4090',
       gpuCount: 2,
       env: [{ key: 'MODEL_NAME', value: 'deepseek-r1-distill-qwen-7b' }],
+      agreeTerms: true,
+      total_price: 3.98,
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body).toMatchObject({ status: 'creating', product_id: market.productId, total_price: 3.98 });
@@ -190,15 +199,25 @@ describe('app market deploy', () => {
       instanceName: 'x',
       gpu_type: 'a100',
       gpuCount: 1,
+      agreeTerms: true,
+      total_price: 1.99,
     });
     expect(none.status).toBe(409);
     expect(none.body.detail).toBe('暂无满足条件的服务器，请更换 GPU 型号或减少数量');
+    const noQuote = await user.request<{ detail: string }>(
+      'GET',
+      `/api/apps/deploy-quote?image_id=${image.body.id}&gpu_type=a100&gpuCount=1`,
+    );
+    expect(noQuote.status).toBe(409);
+    expect(noQuote.body.detail).toBe('暂无满足条件的服务器，请更换 GPU 型号或减少数量');
     const badEnv = await user.request<{ detail: string }>('POST', '/api/apps/deploy', {
       image_id: image.body.id,
       instanceName: 'x',
       gpu_type: 'rtx4090',
       gpuCount: 1,
       env: [{ key: '1BAD', value: 'v' }],
+      agreeTerms: true,
+      total_price: 1.99,
     });
     expect(badEnv.body.detail).toBe('环境变量名只能包含字母、数字和下划线，且不能以数字开头');
     // The agent sets the NVIDIA_* variables that steer the toolkit; only NVIDIA_REQUIRE_* is the user's.
@@ -208,8 +227,70 @@ describe('app market deploy', () => {
       gpu_type: 'rtx4090',
       gpuCount: 1,
       env: [{ key: 'NVIDIA_DRIVER_CAPABILITIES', value: 'all' }],
+      agreeTerms: true,
+      total_price: 1.99,
     });
     expect(nvidiaEnv.status).toBe(400);
     expect(nvidiaEnv.body.detail).toBe('不能设置 NVIDIA_ 开头的环境变量（NVIDIA_REQUIRE_* 除外）');
+  });
+
+  it('charges nothing the user did not see: no terms, a wrong price or an unbounded field is refused', async () => {
+    const version = await cp.services.catalogue.versions(market.frameworkId);
+    const image = await admin.request<{ id: number }>('POST', '/api/admin/images', {
+      name: '条款测试',
+      category: 'all',
+      framework_version_id: version[0]?.id,
+    });
+    const user = new ApiClient(cp.url);
+    await user.register('deploy_terms');
+    const userId = (await cp.knex('users').where({ username: 'deploy_terms' }).first('id')).id;
+    const balance = async () =>
+      Number((await cp.knex('billing_accounts').where({ user_id: userId }).first('balance_fen')).balance_fen);
+    const containers = async () =>
+      Number((await cp.knex('containers').where({ user_id: userId }).count())[0]?.count);
+    const before = await balance();
+    const body = {
+      image_id: image.body.id,
+      instanceName: 'terms',
+      gpu_type: 'rtx4090',
+      gpuCount: 1,
+      agreeTerms: true,
+      total_price: market.pricePerGpuHour,
+    };
+    const refusals: [Record<string, unknown>, string][] = [
+      [{ agreeTerms: undefined }, '请同意服务条款'],
+      [{ agreeTerms: false }, '请同意服务条款'],
+      [{ agreeTerms: 'true' }, '请同意服务条款'],
+      // The purchase's own rule and words for a total that is not the server's.
+      [{ total_price: market.pricePerGpuHour + 0.01 }, '价格已变化，请刷新后重试'],
+      [{ total_price: 0 }, '价格已变化，请刷新后重试'],
+      [{ total_price: undefined }, '价格不能为空'],
+      [{ total_price: -1 }, '价格已变化，请刷新后重试'],
+      [{ total_price: 1e12 }, '价格已变化，请刷新后重试'],
+      [{ image_id: 2 ** 53 }, '请选择应用'],
+      [{ image_id: 1.5 }, '请选择应用'],
+      [{ image_id: '1' }, '请选择应用'],
+      [{ instanceName: 'x'.repeat(10_000) }, '实例名称不能超过64个字符'],
+      [
+        { env: [{ key: 'K'.repeat(10_000), value: 'v' }] },
+        '环境变量名只能包含字母、数字和下划线，且不能以数字开头',
+      ],
+      [{ env: [{ key: 'K', value: 'v'.repeat(5000) }] }, '环境变量值不能超过4096个字符'],
+      [{ gpuCount: 9 }, 'GPU数量为1-8'],
+    ];
+    for (const [change, detail] of refusals) {
+      const res = await user.request<{ detail: string }>('POST', '/api/apps/deploy', { ...body, ...change });
+      expect(res.status, `${JSON.stringify(change).slice(0, 80)}: ${JSON.stringify(res.body)}`).toBe(400);
+      expect(res.body.detail).toBe(detail);
+    }
+    const badQuote = await user.request<{ detail: string }>(
+      'GET',
+      `/api/apps/deploy-quote?image_id=${2 ** 60}&gpu_type=rtx4090&gpuCount=1`,
+    );
+    expect(badQuote.status).toBe(400);
+    expect(badQuote.body.detail).toBe('请选择应用');
+    expect((await new ApiClient(cp.url).request('GET', '/api/apps/deploy-quote')).status).toBe(401);
+    expect(await balance()).toBe(before);
+    expect(await containers()).toBe(0);
   });
 });

@@ -315,4 +315,40 @@ describe('storage volumes', () => {
       hostDir(agent, api.id, v.id),
     );
   });
+
+  it('refuses at the mounts endpoint every target the purchase refuses, with the purchase’s words', async () => {
+    const api = await user('vol_ivan');
+    const v = (
+      await api.request<Volume>('POST', '/api/storage/volumes', {
+        name: 'sys',
+        path: '/data',
+        node_id: market.nodeId,
+      })
+    ).body;
+    const bought = await buy(api, market, []);
+    const id = bought.body.container_id;
+    for (const target of [
+      '/',
+      '/proc',
+      '/proc/self',
+      '/sys',
+      '/dev',
+      '/etc',
+      '/usr',
+      '/var',
+      '/root/.ssh',
+      '/.gpucloud',
+    ]) {
+      const mounts = [{ source: String(v.id), target }];
+      const atPurchase = await buy(api, market, mounts);
+      expect(atPurchase.status, target).toBe(400);
+      expect(atPurchase.body.detail, target).toBe(`不能挂载到系统目录 ${target}`);
+      const later = await api.request<{ detail: string }>('POST', `/api/containers/${id}/mounts`, { mounts });
+      expect(later.status, target).toBe(400);
+      expect(later.body.detail, target).toBe(atPurchase.body.detail);
+    }
+    // Nothing was saved for the next start (which the node would have refused).
+    const container = await api.request<{ pending_mounts: unknown }>('GET', `/api/containers/${id}`);
+    expect(container.body.pending_mounts).toBeNull();
+  });
 });

@@ -118,7 +118,7 @@ describe('accounts in the browser', () => {
     await page.getByText('登录成功').waitFor();
   });
 
-  it('creates an API key shown once, reveals it for 10 s, uses it on /api/mcp and deletes it', async () => {
+  it('creates an API key shown once, reveals it for 10 s after the password, uses it on /api/mcp and deletes it', async () => {
     await new ApiClient(platform.url).register('web_dave');
     const page = await newPage();
     await page.goto(`${platform.url}/login?redirect=%2Fuser%2Fprofile`);
@@ -145,7 +145,11 @@ describe('accounts in the browser', () => {
       });
     expect((await whoami()).body.username).toBe('web_dave');
 
+    // 显示 asks for the login password again before the server answers the key.
     await row.getByRole('button', { name: '显示' }).click();
+    const prompt = page.getByRole('dialog', { name: '验证登录密码' });
+    await prompt.getByLabel('登录密码').fill('secret123');
+    await prompt.getByRole('button', { name: /确\s*定/ }).click();
     await expect.poll(() => value.textContent()).toContain(key);
     await expect.poll(() => value.textContent(), { timeout: 15_000, interval: 500 }).toBe(masked);
 

@@ -112,14 +112,33 @@ describe('the app market in the browser', () => {
 
     const drawer = page.locator('.ant-drawer:visible', { hasText: '一键部署 - E2E Base 应用' });
     await drawer.getByLabel('实例名称').fill('app-box');
-    await drawer.getByText('RTX 4090', { exact: true }).click();
+    await drawer.getByRole('radio', { name: 'RTX 4090' }).check();
+    // The price of the server the deploy will use, before anything is charged: one hour of one card.
+    const quote = await api.request<{ name: string; price: number }>(
+      'GET',
+      `/api/apps/deploy-quote?image_id=${baseImageId}&gpu_type=rtx4090&gpuCount=1`,
+    );
+    expect(quote.status).toBe(200);
+    const price = `¥${quote.body.price.toFixed(2)}`;
+    const summary = drawer.getByTestId('deploy-price');
+    await expect.poll(() => summary.getByTestId('purchase-total').textContent(), WAIT).toBe(price);
+    expect(await summary.getByTestId('deploy-hourly').textContent()).toBe(`${price}/时`);
+    await summary.getByText(quote.body.name, { exact: true }).waitFor();
+    // 部署 stays disabled until the terms (the purchase dialog's words and the agreement's link) are ticked.
+    const deploy = drawer.getByTestId('deploy-submit');
+    expect(await deploy.isDisabled()).toBe(true);
+    const terms = drawer.getByTestId('deploy-terms');
+    expect(await terms.locator('xpath=ancestor::label').textContent()).toBe('我已阅读并同意服务条款');
+    expect(await drawer.getByRole('link', { name: '服务条款' }).getAttribute('href')).toBe('/agreement');
     await drawer.getByRole('button', { name: '添加环境变量' }).click();
     await drawer.getByLabel('环境变量1名称').fill('NVIDIA_VISIBLE_DEVICES');
     await drawer.getByLabel('环境变量1值').fill('all');
-    await drawer.getByRole('button', { name: '部署' }).click();
+    await terms.check();
+    await expect.poll(() => deploy.isEnabled(), WAIT).toBe(true);
+    await deploy.click();
     await drawer.getByText('不能设置 NVIDIA_ 开头的环境变量（NVIDIA_REQUIRE_* 除外）').waitFor();
     await drawer.getByLabel('环境变量1名称').fill('APP_MODE');
-    await drawer.getByRole('button', { name: '部署' }).click();
+    await deploy.click();
 
     await toast(page, '实例已创建，正在拉取镜像并启动，进度见我的容器').waitFor({ timeout: 60_000 });
     await page.waitForURL(/\/user\/containers$/);
@@ -127,6 +146,8 @@ describe('the app market in the browser', () => {
     await row.getByText('运行中', { exact: true }).waitFor({ timeout: 30_000 });
     const created = await platform.cp.knex('containers').where({ name: 'app-box' }).first();
     expect(created?.status).toBe('running');
+    // The hour is billed at the price the drawer showed (hourly: metered while it runs).
+    expect(Number(created?.price_fen) * Number(created?.gpu_count)).toBe(Math.round(quote.body.price * 100));
     await context.close();
   });
 });

@@ -8,6 +8,7 @@ import * as grpc from '@grpc/grpc-js';
 import { type AgentConfig, type AgentOptions, resolveConfig } from './config.js';
 import { ContainerService } from './containers/container-service.js';
 import { Semaphore } from './containers/gpu-starts.js';
+import { probeWithAnyImage, StorageLimit } from './containers/resource-share.js';
 import { StagedAccess } from './containers/staged-access.js';
 import { resolveToolbox } from './containers/toolbox.js';
 import type { OpenDockerStreams } from './docker/container-client.js';
@@ -20,6 +21,9 @@ import { GpuRuntime } from './host/gpu-runtime.js';
 import { HostFacts } from './host/host-facts.js';
 import { collectHostInfo } from './host/host-info.js';
 import { ImageInventoryReader } from './images/image-inventory.js';
+import { type IptablesRunner, TenantFirewall } from './network/firewall.js';
+import { parseSubnetPool } from './network/subnet-pool.js';
+import { TenantNetworks } from './network/tenant-networks.js';
 import { ephemeralOverlapWarning, ephemeralPortRange } from './ports/ephemeral-range.js';
 import { OccupiedPorts } from './ports/occupied-ports.js';
 import { Reconciler } from './reconcile/reconciler.js';
@@ -46,6 +50,8 @@ export interface AgentRuntime {
   gpuProbe?: GpuProbe;
   /** Replaces the NVIDIA Container Toolkit probe (tests of real-GPU code paths). */
   toolkitProbe?: ToolkitProbe;
+  /** Replaces iptables (tests of a host where the isolation rules cannot be set). */
+  iptables?: IptablesRunner;
 }
 
 function serverCredentials(config: AgentConfig): grpc.ServerCredentials {
@@ -105,6 +111,26 @@ export async function startAgent(options: AgentOptions, runtime: AgentRuntime = 
   if (overlap) log(overlap);
   const occupiedPorts = new OccupiedPorts(client);
   const engineSocket = dockerConnection(config.dockerHost).options.socketPath;
+  // Each owner's containers on a network of their own, kept from the host and other tenants by
+  // the agent's iptables rules. Without them (no iptables, not root) the node takes no containers
+  // and reports why (HostInfo.unsafe_reason), unless isolation is turned off for development.
+  const networks =
+    config.tenantIsolation === 'iptables'
+      ? new TenantNetworks({
+          engine: client,
+          firewall: new TenantFirewall({ log, ...(runtime.iptables ? { run: runtime.iptables } : {}) }),
+          nodeName: config.nodeName,
+          pool: parseSubnetPool(config.tenantSubnetPool),
+          log,
+        })
+      : undefined;
+  await networks?.init(); // logs why, where the rules cannot be set
+  const storage = new StorageLimit(
+    config.containerLayerSize,
+    (image, size) => client.supportsStorageSize(image, size),
+    log,
+  );
+  await probeWithAnyImage(client, storage);
   // Root-only: the staged access holds password hashes until a start is over.
   const stagedRoot = path.join(config.stateDir, 'access');
   await fs.mkdir(stagedRoot, { recursive: true, mode: 0o700 });
@@ -127,6 +153,8 @@ export async function startAgent(options: AgentOptions, runtime: AgentRuntime = 
       readyTimeoutMs: config.readyTimeoutMs,
     },
     ...(engineSocket ? { extraSocketPaths: [engineSocket] } : {}),
+    ...(networks ? { networks } : {}),
+    storage,
     log,
   });
   const service = containers;
@@ -147,6 +175,15 @@ export async function startAgent(options: AgentOptions, runtime: AgentRuntime = 
         runtime: gpuRuntime,
         portRange: config.portRange,
         publicHost: config.publicHost,
+        isolationProblem: () => (networks ? networks.firewall.problem : ''),
+        warnings: () => [
+          ...(networks
+            ? []
+            : [
+                '租户网络隔离已关闭, 用户容器可互相访问并访问主机 (--tenant-isolation off: containers of different users, and the host, can reach each other; for development only)',
+              ]),
+          ...(storage.warning ? [storage.warning] : []),
+        ],
       }),
     watch: { client, gpus, reconciler, log },
     defaultHeartbeatIntervalMs: config.heartbeatIntervalMs,

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_MIN_TOOLKIT_VERSION } from './gpu/toolkit.js';
+import { DEFAULT_TENANT_SUBNET_POOL, parseSubnetPool } from './network/subnet-pool.js';
 
 export interface SimulatedGpus {
   count: number;
@@ -66,6 +67,12 @@ export interface AgentConfig {
   minToolkitVersion: string;
   /** How many GPU containers this node creates/starts at once (the toolkit times out under a burst). */
   gpuStartConcurrency: number;
+  /** The IPv4 range the tenant networks' /24s come from (`10.128.0.0/12`). */
+  tenantSubnetPool: string;
+  /** 'iptables' (the agent's rules keep tenants apart) or 'off' (development only; a warning says so). */
+  tenantIsolation: 'iptables' | 'off';
+  /** Writable-layer size limit of a container (`100G`), where the storage driver enforces one; '' = none. */
+  containerLayerSize: string;
 }
 
 /** What startAgent accepts: the token plus any setting to override (same names as AgentConfig). */
@@ -95,6 +102,9 @@ export interface AgentOptions {
   logMaxFiles?: number | string;
   minToolkitVersion?: string;
   gpuStartConcurrency?: number | string;
+  tenantSubnetPool?: string;
+  tenantIsolation?: string;
+  containerLayerSize?: string;
 }
 
 export class ConfigError extends Error {
@@ -120,6 +130,9 @@ export const DEFAULTS = {
   logMaxFiles: 3,
   minToolkitVersion: DEFAULT_MIN_TOOLKIT_VERSION,
   gpuStartConcurrency: 2,
+  tenantSubnetPool: DEFAULT_TENANT_SUBNET_POOL,
+  tenantIsolation: 'iptables',
+  containerLayerSize: '100G',
 } as const;
 
 /** Flag name → environment variable. The JSON file uses the flag names (or camelCase). */
@@ -142,6 +155,9 @@ const SETTINGS = {
   'log-max-files': 'AGENT_LOG_MAX_FILES',
   'min-toolkit-version': 'AGENT_MIN_TOOLKIT_VERSION',
   'gpu-start-concurrency': 'AGENT_GPU_START_CONCURRENCY',
+  'tenant-subnet-pool': 'AGENT_TENANT_SUBNET_POOL',
+  'tenant-isolation': 'AGENT_TENANT_ISOLATION',
+  'container-layer-size': 'AGENT_CONTAINER_LAYER_SIZE',
 } as const;
 type SettingName = keyof typeof SETTINGS;
 const SETTING_NAMES = Object.keys(SETTINGS) as SettingName[];
@@ -171,6 +187,12 @@ Usage: gpucloud-agent --token <token> [options]
   --min-toolkit-version <v>   lowest NVIDIA Container Toolkit version for GPU work, every part checked
                               (AGENT_MIN_TOOLKIT_VERSION, default ${DEFAULTS.minToolkitVersion})
   --gpu-start-concurrency <n> GPU containers created/started at once (AGENT_GPU_START_CONCURRENCY, default ${DEFAULTS.gpuStartConcurrency})
+  --tenant-subnet-pool <cidr> IPv4 range of the per-user networks, one /24 each
+                              (AGENT_TENANT_SUBNET_POOL, default ${DEFAULTS.tenantSubnetPool})
+  --tenant-isolation <mode>   iptables (the agent's rules keep users apart) or off, for development
+                              only (AGENT_TENANT_ISOLATION, default ${DEFAULTS.tenantIsolation})
+  --container-layer-size <s>  writable-layer limit of a container where the storage driver has one,
+                              0 = none (AGENT_CONTAINER_LAYER_SIZE, default ${DEFAULTS.containerLayerSize})
   --config <file.json>        JSON file with the same keys (flags and environment win)
   --help
 `;
@@ -226,6 +248,32 @@ export function parseGpuStartConcurrency(value: number | string): number {
     throw new ConfigError(`--gpu-start-concurrency must be a whole number from 1 to 64, got "${value}"`);
   }
   return n;
+}
+
+export function parseTenantIsolation(text: string): 'iptables' | 'off' {
+  const mode = text.trim().toLowerCase();
+  if (mode !== 'iptables' && mode !== 'off') {
+    throw new ConfigError(`--tenant-isolation must be iptables or off, got "${text}"`);
+  }
+  return mode;
+}
+
+export function parseLayerSize(text: string): string {
+  const size = text.trim();
+  if (size === '0' || size === '') return '';
+  if (!/^[1-9]\d{0,9}(\.\d+)?[KMGT]i?B?$/i.test(size)) {
+    throw new ConfigError(`--container-layer-size must be a size like 100G or 0 (no limit), got "${text}"`);
+  }
+  return size;
+}
+
+function checkSubnetPool(text: string): string {
+  try {
+    parseSubnetPool(text);
+  } catch (err) {
+    throw new ConfigError(`--tenant-subnet-pool: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  return text.trim();
 }
 
 function positive(name: string, value: number | undefined, fallback: number): number {
@@ -289,6 +337,9 @@ export function resolveConfig(options: AgentOptions): AgentConfig {
     gpuStartConcurrency: parseGpuStartConcurrency(
       options.gpuStartConcurrency ?? DEFAULTS.gpuStartConcurrency,
     ),
+    tenantSubnetPool: checkSubnetPool(options.tenantSubnetPool ?? DEFAULTS.tenantSubnetPool),
+    tenantIsolation: parseTenantIsolation(options.tenantIsolation ?? DEFAULTS.tenantIsolation),
+    containerLayerSize: parseLayerSize(options.containerLayerSize ?? DEFAULTS.containerLayerSize),
   };
 }
 
@@ -380,6 +431,9 @@ export function configFromCli({
   set('logMaxFiles', pick('log-max-files'));
   set('minToolkitVersion', pick('min-toolkit-version'));
   set('gpuStartConcurrency', pick('gpu-start-concurrency'));
+  set('tenantSubnetPool', pick('tenant-subnet-pool'));
+  set('tenantIsolation', pick('tenant-isolation'));
+  set('containerLayerSize', pick('container-layer-size'));
   if (tlsCert && tlsKey)
     set('tls', { certFile: tlsCert, keyFile: tlsKey, ...(tlsCa ? { caFile: tlsCa } : {}) });
   return resolveConfig(options);

@@ -1,5 +1,6 @@
 // Shared test plumbing: a real agent on 127.0.0.1 port 0, a real gRPC client, direct Docker
 // access for assertions, and cleanup of everything a test run created.
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import net from 'node:net';
@@ -63,6 +64,7 @@ export async function startTestAgent(
   const token = randomBytes(16).toString('hex');
   const volumeRoot = await fs.mkdtemp(path.join(os.tmpdir(), 'gpucloud-volumes-'));
   const stateDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gpucloud-state-'));
+  const runId = randomBytes(6).toString('hex');
   const agent = await startAgent(
     {
       token,
@@ -77,13 +79,15 @@ export async function startTestAgent(
       dockerTimeoutMs: 20_000,
       // The node-agent suite's band (see freeHostPort).
       portRange: '28800-30999',
+      // A node of its own: its tenant networks are its own (agents of parallel files share the
+      // engine), and an interrupted run's containers are swept (`test-…`, docker-engine.mjs).
+      nodeName: `test-${runId}`,
       ...overrides,
     },
     { log: () => undefined, ...runtime },
   );
   const client = newClient(agent.address);
   const docker = testDocker();
-  const runId = randomBytes(6).toString('hex');
   return {
     agent,
     client,
@@ -96,6 +100,7 @@ export async function startTestAgent(
     image: inject('testImage'),
     close: async () => {
       await removeRunContainers(docker, runId);
+      await removeTenantNetworks(docker, agent.config.nodeName);
       client.close();
       await agent.close(500);
       await fs.rm(volumeRoot, { recursive: true, force: true });
@@ -113,6 +118,38 @@ export async function removeRunContainers(docker: Docker, runId: string): Promis
         .getImage(c.Image)
         .remove()
         .catch(() => undefined);
+  }
+}
+
+/** Removes the tenant networks of a test node that no container uses any more. */
+export async function removeTenantNetworks(docker: Docker, nodeName: string): Promise<void> {
+  const networks = await docker.listNetworks({
+    filters: { label: ['gpucloud.tenant-network=true', `gpucloud.node=${nodeName}`] },
+  });
+  for (const network of networks) {
+    const users = await docker.listContainers({ all: true, filters: { network: [network.Name] } });
+    if (users.length > 0) continue;
+    const removed = await docker
+      .getNetwork(network.Id)
+      .remove()
+      .then(() => true)
+      .catch(() => false);
+    const bridge = network.Options?.['com.docker.network.bridge.name'];
+    if (removed && bridge) {
+      // The agent's rule for traffic within the bridge goes with it (the agent's remove does the same).
+      spawnSync('iptables', [
+        '-w',
+        '5',
+        '-D',
+        'GPUCLOUD-ISOLATION',
+        '-i',
+        bridge,
+        '-o',
+        bridge,
+        '-j',
+        'RETURN',
+      ]);
+    }
   }
 }
 

@@ -3,14 +3,18 @@ import path from 'node:path';
 import type { Context, Next } from 'koa';
 import send from 'koa-send';
 
-/** Serves the built console; unknown non-API GET paths get index.html (client-side routes). */
+/**
+ * Serves the built console; unknown GET paths get index.html (client-side routes), except the
+ * protocol paths (/api/*, /.well-known/*), which answer JSON further on.
+ */
 export function serveConsole(root: string) {
   const index = path.join(root, 'index.html');
   if (!existsSync(index))
     throw new Error(`console build not found: ${index} (run npm run build -w @gpucloud/web)`);
   return async (ctx: Context, next: Next) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
-    if (ctx.path.startsWith('/api/') || ctx.path === '/api') return next();
+    if (ctx.path.startsWith('/api/') || ctx.path === '/api' || ctx.path.startsWith('/.well-known/'))
+      return next();
     const isAsset = ctx.path.startsWith('/assets/');
     try {
       const served = await send(ctx, ctx.path, {

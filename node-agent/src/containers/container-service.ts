@@ -2,6 +2,7 @@
 // inspect, list, reset password. Containers are addressed by the platform's container id;
 // Docker (through the labels) is the only record of them.
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import type {
   BindMount,
   ContainerClient,
@@ -26,12 +27,14 @@ import { AgentError, errorMessage, failedPrecondition, notFound } from '../error
 import { type GpuDevice, type GpuProbe, matchGpus } from '../gpu/gpu-probe.js';
 import type { GpuRuntime } from '../host/gpu-runtime.js';
 import { ImagePuller } from '../images/image-puller.js';
+import type { TenantNetworks } from '../network/tenant-networks.js';
 import type { VolumeStore } from '../volumes/volume-store.js';
 import { type Access, applyAccess, generatePassword, setRootPassword } from './container-access.js';
 import { retryToolkitTimeout, Semaphore } from './gpu-starts.js';
 import { exposesJupyter, jupyterEnv, writeJupyterConfig } from './jupyter-access.js';
 import { KeyedLock } from './keyed-lock.js';
 import { healthyNow, waitReachable } from './readiness.js';
+import { cpuShareNanoCpus, type StorageLimit } from './resource-share.js';
 import {
   checkAuthorizedKeys,
   checkContainerId,
@@ -88,6 +91,12 @@ export interface ContainerServiceDeps {
   settings: ContainerServiceSettings;
   /** Host paths of the engine's own socket, refused as mount sources besides the usual ones. */
   extraSocketPaths?: string[];
+  /** Each owner's network; undefined = Docker's default bridge (unit tests with a fake engine). */
+  networks?: TenantNetworks;
+  /** The writable-layer size limit, where the storage driver enforces one. */
+  storage?: StorageLimit;
+  /** CPUs the CPU share is counted from (default: the host's). */
+  hostCpus?: number;
   log?: (line: string) => void;
 }
 
@@ -173,6 +182,30 @@ export class ContainerService {
   createDocker(definition: ContainerDefinition): Promise<string> {
     if (definition.nvidiaDeviceIds.length === 0) return this.client.createContainer(definition);
     return this.gpuStarts.run(() => this.client.createContainer(definition));
+  }
+
+  /**
+   * Docker's create on the owner's network (made when missing; refused where tenants cannot be
+   * isolated), with the writable-layer limit where the driver enforces one.
+   */
+  async createOnNetwork(ownerId: string, definition: ContainerDefinition): Promise<string> {
+    const storageSize = await this.deps.storage?.sizeFor(definition.image);
+    const sized = storageSize ? { ...definition, storageSize } : definition;
+    const networks = this.deps.networks;
+    if (!networks) return this.createDocker(sized);
+    return networks.withNetwork(ownerId, (networkMode) => this.createDocker({ ...sized, networkMode }));
+  }
+
+  /** Removes the owner's network when its last container has gone (best effort). */
+  async releaseNetwork(ownerId: string): Promise<void> {
+    await this.deps.networks?.release(ownerId);
+  }
+
+  /** The CPU share (nano-CPUs) of a container of `gpuCount` GPUs on this node. */
+  async cpuShare(gpuCount: number): Promise<number> {
+    const inventory = await this.deps.gpus.cachedInventory(GPU_INVENTORY_MAX_AGE_MS).catch(() => undefined);
+    const hostCpus = this.deps.hostCpus ?? os.availableParallelism();
+    return cpuShareNanoCpus(gpuCount, inventory?.gpus.length ?? 0, hostCpus);
   }
 
   /** A catch handler that logs what failed and goes on (clean-ups after the outcome is known). */
@@ -350,8 +383,13 @@ export class ContainerService {
       rootPassword?: string;
       /** How Docker gives the GPUs (from checkGpus); '' = no DeviceRequests. */
       devicePath?: GpuDevicePath | '';
+      /** The CPU limit when the spec names none (cpuShare); 0 = none. */
+      cpuShare?: number;
     },
   ): ContainerDefinition {
+    // A derived limit is marked, so that a recreate with other GPUs derives it anew.
+    const autoCpus = spec.resources.nanoCpus === 0 && (options.cpuShare ?? 0) > 0;
+    const resources = autoCpus ? { ...spec.resources, nanoCpus: options.cpuShare ?? 0 } : spec.resources;
     const { simulatedGpus, nodeName, toolboxPath } = this.deps.settings;
     const userEnv = options.env ?? Object.entries(spec.env).map(([k, v]) => `${k}=${v}`);
     // Always set explicitly: a CUDA image's own NVIDIA_VISIBLE_DEVICES=all or
@@ -377,10 +415,13 @@ export class ContainerService {
       name: containerName(spec.containerId),
       image: options.image,
       env: [...userEnv.filter((e) => !ownKey(e)), ...agentEnv],
-      labels: managedLabels(
-        { ...spec, node: nodeName, image: spec.image, generation: options.generation },
-        spec.labels,
-      ),
+      labels: {
+        ...managedLabels(
+          { ...spec, node: nodeName, image: spec.image, generation: options.generation },
+          spec.labels,
+        ),
+        ...(autoCpus ? { [LABELS.cpuShare]: 'auto' } : {}),
+      },
       entrypoint: [TOOLBOX_INIT],
       command: options.command,
       // Our init sets up access as root; it runs the image's command as the image's USER.
@@ -394,7 +435,7 @@ export class ContainerService {
       ],
       nvidiaDeviceIds: simulatedGpus || !options.devicePath ? [] : spec.gpuDeviceIds,
       ...(options.devicePath ? { gpuDevicePath: options.devicePath } : {}),
-      resources: spec.resources,
+      resources,
       logLimits: this.deps.settings.logLimits,
     };
   }
@@ -504,12 +545,14 @@ export class ContainerService {
       command: imageCommand(image, spec.command),
       imageUser: image.user,
       rootPassword: access.rootPassword,
+      cpuShare: await this.cpuShare(placement.gpus.length),
     });
     // The access is staged (its password hashed) while Docker creates the container.
     const staging = input.start ? this.deps.staged.write(spec.containerId, access) : Promise.resolve();
-    const [created] = await Promise.allSettled([this.createDocker(definition), staging]);
+    const [created] = await Promise.allSettled([this.createOnNetwork(spec.ownerId, definition), staging]);
     if (created.status === 'rejected') {
       await this.deps.staged.remove(spec.containerId).catch(this.logFailure('remove the staging folder'));
+      await this.releaseNetwork(spec.ownerId);
       throw created.reason;
     }
     const dockerId = created.value;
@@ -542,6 +585,7 @@ export class ContainerService {
       // All or nothing: a container we cannot report is removed again.
       await this.client.removeContainer(dockerId, true).catch(this.logFailure(`clean up ${dockerId}`));
       await this.deps.staged.remove(spec.containerId).catch(this.logFailure('remove the staging folder'));
+      await this.releaseNetwork(spec.ownerId);
       throw err;
     }
   }
@@ -586,6 +630,7 @@ export class ContainerService {
       if (!details) return false;
       const removed = await this.client.removeContainer(details.dockerId, force);
       if (removed) await this.deps.staged.remove(containerId);
+      if (removed) await this.releaseNetwork(details.labels[LABELS.ownerId] ?? '');
       if (removed && details.image.startsWith('gpucloud/commit:')) {
         // The commit image of a reconfigured container has no other user.
         await this.client.removeImage(details.image).catch((err: unknown) => {

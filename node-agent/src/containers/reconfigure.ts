@@ -83,6 +83,9 @@ async function reconfigureLocked(
   const placement = await service.checkGpus(spec.containerId, spec.gpuDeviceIds, startNew);
   // The recreated container names its GPUs by UUID, whatever the old labels or request said.
   spec.gpuDeviceIds = placement.gpus.map((g) => g.uuid);
+  // A CPU limit derived from the GPUs follows their number.
+  if (old.labels[LABELS.cpuShare] === 'auto') spec.resources = { ...spec.resources, nanoCpus: 0 };
+  const cpuShare = await service.cpuShare(spec.gpuDeviceIds.length);
 
   const generation = (Number(old.labels[LABELS.generation]) || 0) + 1;
   const tag = `${spec.containerId}-${generation}`;
@@ -102,9 +105,11 @@ async function reconfigureLocked(
       generation,
       env: old.env,
       devicePath: placement.devicePath,
+      cpuShare,
       ...runsAs(old),
     });
-    newId = await service.createDocker(definition);
+    // On the owner's network: a container of the default bridge moves to it here.
+    newId = await service.createOnNetwork(spec.ownerId, definition);
     if (startNew) {
       // The user's keys, staged for the init: the recreated container's first banner accepts them.
       await service.deps.staged.write(spec.containerId, { rootPassword: '', authorizedKeys: keys });
@@ -112,6 +117,7 @@ async function reconfigureLocked(
     }
   } catch (err) {
     if (newId) await client.removeContainer(newId, true).catch(log('remove the new container'));
+    if (newId) await service.releaseNetwork(spec.ownerId);
     if (parked) await client.renameContainer(old.dockerId, name).catch(log('restore the old name'));
     if (wasRunning) {
       await service

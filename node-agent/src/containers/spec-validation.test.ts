@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   checkDriverCapabilities,
   checkMountTarget,
+  checkPorts,
   driverCapabilities,
   isReservedEnv,
   resolveResources,
@@ -34,6 +35,17 @@ const MIB = 1024 * 1024;
 const GIB = 1024 * MIB;
 
 describe('container request rules', () => {
+  it('publishes on the bind address only, whatever address the request names', () => {
+    const port = { containerPort: 22, hostPort: 20001, protocol: 'tcp' as const, name: 'ssh' };
+    for (const hostIp of ['', '0.0.0.0', '::', '10.0.0.5']) {
+      expect(checkPorts([{ ...port, hostIp }], settings)[0]?.hostIp).toBe('127.0.0.1');
+    }
+    // A node bound to every address keeps an address the request names.
+    const open = { ...settings, bindAddress: '0.0.0.0' };
+    expect(checkPorts([{ ...port, hostIp: '' }], open)[0]?.hostIp).toBe('0.0.0.0');
+    expect(checkPorts([{ ...port, hostIp: '192.0.2.7' }], open)[0]?.hostIp).toBe('192.0.2.7');
+  });
+
   it('gives /dev/shm half the memory limit, at most 8 GiB, and 4096 pids by default', () => {
     expect(resolveResources({ memoryBytes: 4 * GIB, nanoCpus: 0, pidsLimit: 0, shmSizeBytes: 0 })).toEqual({
       memoryBytes: 4 * GIB,

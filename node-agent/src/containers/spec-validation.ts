@@ -107,6 +107,8 @@ export function checkGpuIds(ids: string[]): string[] {
 export const CUSTOM_PORT_NAME = 'custom';
 export const CUSTOM_PORT_RANGE = { start: 10000, end: 65535 };
 
+const isUnspecified = (ip: string) => ip === '' || ip === '0.0.0.0' || ip === '::';
+
 export function checkPorts(ports: PortMapping[], settings: ContainerServiceSettings): PortMapping[] {
   const seen = new Set<string>();
   return ports.map((port) => {
@@ -125,7 +127,11 @@ export function checkPorts(ports: PortMapping[], settings: ContainerServiceSetti
           : `主机端口 ${hostPort} 不在节点端口范围 ${start}-${end} 内 (host port outside the node's range)`,
       );
     }
-    const hostIp = port.hostIp || settings.bindAddress;
+    // A node with a bind address of its own publishes there only: a request's 0.0.0.0 (or any
+    // other address) would open the port on every interface, the private ones included.
+    const hostIp = isUnspecified(settings.bindAddress)
+      ? port.hostIp || settings.bindAddress
+      : settings.bindAddress;
     if (!net.isIP(hostIp)) throw invalidArgument(`host address "${hostIp}" is not an IP address`);
     const key = `${hostPort}/${protocol}`;
     if (seen.has(key)) throw invalidArgument(`host port ${key} is listed twice`);

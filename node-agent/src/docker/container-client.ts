@@ -71,6 +71,10 @@ export interface ContainerDefinition {
   logLimits: { maxSize: string; maxFiles: number };
   /** Docker's HEALTHCHECK; undefined = the image's. */
   healthcheck?: Healthcheck;
+  /** The network the container joins (its tenant's); undefined = Docker's default bridge. */
+  networkMode?: string;
+  /** Size limit of the writable layer (`100G`, StorageOpt size); undefined = none. */
+  storageSize?: string;
 }
 
 export interface Healthcheck {

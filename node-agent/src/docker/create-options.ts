@@ -104,6 +104,8 @@ export function buildCreateOptions(definition: ContainerDefinition): ContainerCr
         : {}),
       ...(resources.nanoCpus > 0 ? { NanoCpus: resources.nanoCpus } : {}),
       PidsLimit: resources.pidsLimit,
+      ...(definition.networkMode ? { NetworkMode: definition.networkMode } : {}),
+      ...(definition.storageSize ? { StorageOpt: { size: definition.storageSize } } : {}),
       ShmSize: resources.shmSizeBytes,
       // docker-init as PID 1: reaps the zombies of DataLoader workers and forwards SIGTERM, so a
       // stop does not wait out the timeout because the image's main process ignores it as PID 1.

@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import Docker from 'dockerode';
 import { TOOLBOX_SH } from '../containers/toolbox.js';
 import { AgentError } from '../errors.js';
+import type { TenantNetworkSummary } from '../network/tenant-networks.js';
 import type {
   ContainerClient,
   ContainerDefinition,
@@ -39,6 +40,29 @@ import { detailsFromInspect, engineInfoFromDocker, stringList, summaryFromList }
 import { consoleCommand, interactiveExec, newPidFile } from './interactive-exec.js';
 import { jsonLineSplitter } from './json-lines.js';
 import { logFrameSplitter, splitTimestamp } from './log-frames.js';
+
+/** Deadline of creating or removing a network (Docker sets up the bridge and its rules). */
+const NETWORK_TIMEOUT_MS = 30_000;
+
+/** A network as listed or inspected, the parts tenant networks read. */
+function networkSummary(value: unknown): TenantNetworkSummary {
+  const network = asRecord(value);
+  const ipam = asRecord(network.IPAM);
+  const config = Array.isArray(ipam.Config) ? ipam.Config : [];
+  const options = asRecord(network.Options);
+  const labels = asRecord(network.Labels);
+  return {
+    name: typeof network.Name === 'string' ? network.Name : '',
+    bridge:
+      typeof options['com.docker.network.bridge.name'] === 'string'
+        ? options['com.docker.network.bridge.name']
+        : '',
+    subnets: config.map((c) => asRecord(c).Subnet).filter((s): s is string => typeof s === 'string'),
+    labels: Object.fromEntries(
+      Object.entries(labels).filter((e): e is [string, string] => typeof e[1] === 'string'),
+    ),
+  };
+}
 
 export interface DockerodeClientOptions {
   /** unix:///path, a socket path, tcp://host:port, http(s)://host:port; undefined = /var/run/docker.sock. */
@@ -201,6 +225,29 @@ export class DockerodeContainerClient implements ContainerClient {
     });
   }
 
+  /**
+   * Whether Docker limits the writable layer (`StorageOpt size`): overlay2 only over xfs with
+   * pquota, devicemapper, btrfs, zfs. Creates (and removes) a container of `image` that never runs.
+   */
+  supportsStorageSize(image: string, size: string): Promise<string> {
+    return this.call('probe the storage size limit', async (abortSignal) => {
+      try {
+        const probe = await this.docker.createContainer({
+          Image: image,
+          Entrypoint: ['/nonexistent'],
+          Labels: { 'gpucloud.probe': 'storage-size' },
+          HostConfig: { StorageOpt: { size }, NetworkMode: 'none' },
+          abortSignal,
+        });
+        await probe.remove({ force: true, abortSignal }).catch(() => undefined);
+        return '';
+      } catch (err) {
+        if (dockerStatus(err) === 404) throw err; // no such image: nothing learnt
+        return dockerMessage(err);
+      }
+    });
+  }
+
   startContainer(ref: string): Promise<void> {
     return this.call(`start container ${ref}`, async (abortSignal) => {
       try {
@@ -268,6 +315,78 @@ export class DockerodeContainerClient implements ContainerClient {
         abortSignal,
       });
       return list.map(summaryFromList);
+    });
+  }
+
+  listNetworks(): Promise<TenantNetworkSummary[]> {
+    return this.call('list networks', async (abortSignal) => {
+      const list: unknown[] = await this.docker.listNetworks({ abortSignal });
+      return list.map(networkSummary);
+    });
+  }
+
+  inspectNetwork(name: string): Promise<TenantNetworkSummary | undefined> {
+    // Network inspect takes no abortSignal in dockerode's types; the deadline race in call() bounds it.
+    return this.call(`inspect network ${name}`, async () => {
+      try {
+        return networkSummary(await this.docker.getNetwork(name).inspect());
+      } catch (err) {
+        if (dockerStatus(err) === 404) return undefined;
+        throw err;
+      }
+    });
+  }
+
+  createNetwork(spec: {
+    name: string;
+    bridge: string;
+    subnet: string;
+    gateway: string;
+    labels: Record<string, string>;
+  }): Promise<void> {
+    // Docker programs the bridge and its iptables rules meanwhile: slower than most calls.
+    return this.call(
+      `create network ${spec.name}`,
+      async (abortSignal) => {
+        await this.docker.createNetwork({
+          Name: spec.name,
+          Driver: 'bridge',
+          CheckDuplicate: true,
+          Labels: spec.labels,
+          IPAM: { Driver: 'default', Config: [{ Subnet: spec.subnet, Gateway: spec.gateway }] },
+          Options: {
+            'com.docker.network.bridge.name': spec.bridge,
+            // A user's own containers talk to each other; the firewall keeps everyone else out.
+            'com.docker.network.bridge.enable_icc': 'true',
+            'com.docker.network.bridge.enable_ip_masquerade': 'true',
+          },
+          abortSignal,
+        });
+      },
+      Math.max(this.options.timeoutMs, NETWORK_TIMEOUT_MS),
+    );
+  }
+
+  removeNetwork(name: string): Promise<boolean> {
+    return this.call(
+      `remove network ${name}`,
+      async (abortSignal) => {
+        try {
+          await this.docker.getNetwork(name).remove({ abortSignal });
+          return true;
+        } catch (err) {
+          if (dockerStatus(err) === 404) return false;
+          throw err;
+        }
+      },
+      Math.max(this.options.timeoutMs, NETWORK_TIMEOUT_MS),
+    );
+  }
+
+  containersOnNetwork(name: string): Promise<string[]> {
+    return this.call(`list containers on network ${name}`, async (abortSignal) => {
+      const list = await this.docker.listContainers({ all: true, filters: { network: [name] }, abortSignal });
+      return list.map((c) => c.Id);
     });
   }
 

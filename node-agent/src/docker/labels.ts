@@ -17,6 +17,8 @@ export const LABELS = {
   image: 'gpucloud.image',
   /** How many times the container was recreated by ReconfigureContainer. */
   generation: 'gpucloud.generation',
+  /** 'auto': the CPU limit is the share of the GPUs (no nano_cpus was asked for). */
+  cpuShare: 'gpucloud.cpu-share',
 } as const;
 
 /** Labels the agent writes itself; a request may not set them. */

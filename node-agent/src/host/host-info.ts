@@ -25,6 +25,8 @@ export interface HostInfoData extends StaticHostFacts {
   unsafeReason: string;
   portRange: { start: number; end: number };
   publicHost: string;
+  /** What an operator should fix that does not stop work (besides the GPUs' own warnings). */
+  warnings: string[];
 }
 
 const NO_TOOLKIT: ToolkitInfo = {
@@ -43,6 +45,9 @@ export interface HostInfoDeps {
   runtime: GpuRuntime;
   portRange: { start: number; end: number };
   publicHost: string;
+  /** Why tenants cannot be isolated on this host ('' when they are): the host then takes no containers. */
+  isolationProblem?: () => string;
+  warnings?: () => string[];
 }
 
 export async function collectHostInfo(deps: HostInfoDeps): Promise<HostInfoData> {
@@ -70,7 +75,9 @@ export async function collectHostInfo(deps: HostInfoDeps): Promise<HostInfoData>
     gpu,
     toolkit: state?.toolkit ?? NO_TOOLKIT,
     gpuDevicePath: hasGpus ? (state?.devicePath ?? '') : '',
-    unsafeReason: hasGpus ? (state?.unsafeReason ?? '') : '',
+    // A host that cannot keep tenants apart must get none, GPUs or not.
+    unsafeReason: deps.isolationProblem?.() || (hasGpus ? (state?.unsafeReason ?? '') : ''),
+    warnings: deps.warnings?.() ?? [],
     portRange: deps.portRange,
     publicHost: deps.publicHost,
   };

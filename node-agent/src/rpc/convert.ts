@@ -195,7 +195,7 @@ export function hostInfoToProto(h: HostInfoData): HostInfo {
     nvidiaContainerCliVersion: h.toolkit.cliVersion,
     nvidiaContainerRuntimeHookVersion: h.toolkit.runtimeHookVersion,
     nvidiaCdiHookVersion: h.toolkit.cdiHookVersion,
-    warnings: h.gpu.warnings,
+    warnings: [...h.gpu.warnings, ...h.warnings],
     gpuProbeError: h.gpu.probeError,
   };
 }

@@ -57,7 +57,8 @@ export const routes: RouteObject[] = [
           page('forgot-password', '找回密码', () => import('./routes/forgot-password')),
           page('wechat-callback', '微信登录', () => import('./routes/wechat-callback')),
           page('wechat-sandbox', '微信授权（沙箱）', () => import('./routes/wechat-sandbox')),
-          // What the payment QR opens without WeChat Pay credentials (a phone scanning it has no session).
+          // What the payment QR opens without WeChat Pay credentials; only the order's owner,
+          // signed in, may pay it (the server refuses anyone else).
           page('pay/sandbox/:outTradeNo', '微信支付（沙箱）', () => import('./routes/pay-sandbox')),
           page('apps', '应用市场', () => import('./routes/apps')),
           {

@@ -50,8 +50,30 @@ describe('API keys', () => {
     });
     expect(JSON.stringify(list.body)).not.toContain(key);
 
-    const revealed = await api.request<{ key: string }>('GET', `/api/api-keys/${id}/reveal`);
+    // Revealing asks for the password again: none or a wrong one is 403 with the reason.
+    const noPassword = await api.request<Answer>('POST', `/api/api-keys/${id}/reveal`, {});
+    expect(noPassword.status).toBe(403);
+    expect(noPassword.body.detail).toBe('查看完整密钥需要验证登录密码');
+    // The old GET is gone: no password, no key.
+    const viaGet = await fetch(`${cp.url}/api/api-keys/${id}/reveal`, {
+      headers: { authorization: `Bearer ${api.token}` },
+    });
+    expect(viaGet.status).toBe(405);
+    expect(await viaGet.text()).not.toContain(key);
+    const wrong = await api.request<Answer>('POST', `/api/api-keys/${id}/reveal`, { password: 'nope-nope' });
+    expect(wrong.status).toBe(403);
+    expect(wrong.body.detail).toBe('登录密码错误，无法查看密钥');
+    expect(JSON.stringify(wrong.body)).not.toContain(key);
+    const revealed = await api.request<{ key: string }>('POST', `/api/api-keys/${id}/reveal`, {
+      password: 'secret123',
+    });
+    expect(revealed.status).toBe(200);
     expect(revealed.body.key).toBe(key);
+    // Another user's key stays hidden whatever their own password.
+    const other = await user('kim2');
+    expect(
+      (await other.request('POST', `/api/api-keys/${id}/reveal`, { password: 'secret123' })).status,
+    ).toBe(404);
 
     expect((await api.request('DELETE', `/api/api-keys/${id}`)).status).toBe(200);
     expect((await api.request<{ total: number }>('GET', '/api/api-keys')).body.total).toBe(0);

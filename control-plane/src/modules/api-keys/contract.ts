@@ -16,6 +16,6 @@ export type ApiKeyReply = z.infer<typeof apiKeyReply>;
 export const apiKeyListReply = z.object({ items: z.array(apiKeyReply), total: z.number() });
 export type ApiKeyListReply = z.infer<typeof apiKeyListReply>;
 
-/** GET /api/api-keys/{id}/reveal: the full key. */
+/** POST /api/api-keys/{id}/reveal ({password}): the full key. */
 export const revealedApiKeyReply = z.object({ id: z.number(), key: z.string() });
 export type RevealedApiKeyReply = z.infer<typeof revealedApiKeyReply>;

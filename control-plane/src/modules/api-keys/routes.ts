@@ -12,6 +12,10 @@ const createSchema = z.object({
     .max(64, '密钥名称不能超过64个字符'),
 });
 
+const revealSchema = z.object({
+  password: z.string({ invalid_type_error: '请输入登录密码' }).max(256).optional(),
+});
+
 /** /api/api-keys (the spec's /api-keys/): list, create, reveal, delete the caller's keys. */
 export function apiKeyRoutes(apiKeys: ApiKeysService): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/api-keys' });
@@ -27,8 +31,11 @@ export function apiKeyRoutes(apiKeys: ApiKeysService): Router<AppState> {
     ctx.body = await apiKeys.create(currentUser(ctx), body.name);
   });
 
-  router.get('/:id/reveal', async (ctx) => {
-    ctx.body = await apiKeys.reveal(currentUser(ctx), idParam(ctx.params.id));
+  // Revealing asks for the password again (POST, so it stays out of logs and URLs): none or a
+  // wrong one is 403 with the reason.
+  router.post('/:id/reveal', async (ctx) => {
+    const body = parse(revealSchema, ctx.request.body ?? {});
+    ctx.body = await apiKeys.reveal(currentUser(ctx), idParam(ctx.params.id), body.password);
   });
 
   router.delete('/:id', async (ctx) => {

@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { AuthUser } from '../../framework/auth.js';
-import { badRequest, notFound } from '../../framework/errors.js';
+import { badRequest, forbidden, notFound } from '../../framework/errors.js';
 import type { SecretBox } from '../../framework/secret-box.js';
+import { verifyPassword } from '../users/passwords.js';
 import type { UsersService } from '../users/service.js';
 import type { ApiKeyListReply, ApiKeyReply, RevealedApiKeyReply } from './contract.js';
 import type { ApiKeyRow, ApiKeysRepository } from './repository.js';
@@ -36,6 +37,9 @@ function view(row: ApiKeyRow): ApiKeyView {
  * API keys for X-API-Key on /api/mcp/*. A key is 240 random bits, so a plain SHA-256 is enough to
  * look it up; the AES-GCM copy (SECRET_KEY outside the database) serves the console's reveal.
  */
+export const MSG_REVEAL_PASSWORD = '查看完整密钥需要验证登录密码';
+export const MSG_REVEAL_WRONG_PASSWORD = '登录密码错误，无法查看密钥';
+
 export class ApiKeysService {
   constructor(
     private readonly repo: ApiKeysRepository,
@@ -65,9 +69,15 @@ export class ApiKeysService {
     return { ...view(row), key };
   }
 
-  async reveal(user: AuthUser, id: number): Promise<RevealedApiKeyReply> {
+  /** The full key, to its owner only after the current password proves it is them (403 otherwise). */
+  async reveal(user: AuthUser, id: number, password: string | undefined): Promise<RevealedApiKeyReply> {
+    // Ownership first: another user's key is 404 whatever the password.
     const row = await this.repo.findForUser(user.id, id);
     if (!row) throw notFound('API 密钥不存在', 'API_KEY_NOT_FOUND');
+    if (!password) throw forbidden(MSG_REVEAL_PASSWORD, 'PASSWORD_REQUIRED');
+    const owner = await this.users.findById(user.id);
+    if (!owner || !(await verifyPassword(owner.password_hash, password)))
+      throw forbidden(MSG_REVEAL_WRONG_PASSWORD, 'WRONG_PASSWORD');
     return { id: row.id, key: this.secrets.open(row.key_encrypted) };
   }
 

@@ -1,10 +1,11 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Authenticator, AuthUser } from '../../framework/auth.js';
 import { forbidden, unauthorized } from '../../framework/errors.js';
 import { newToken } from '../../framework/ids.js';
 import { type RateLimiter, type RateLimitPolicy, rule } from '../rate-limits/service.js';
 import type { User } from '../users/model.js';
-import { verifyPassword } from '../users/passwords.js';
+import { hashPassword, verifyPassword } from '../users/passwords.js';
 import type { UsersService } from '../users/service.js';
 import type { VerificationService } from '../verification/service.js';
 import type { AuthReply } from './contract.js';
@@ -25,6 +26,16 @@ export interface AuthDeps {
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 const MSG_LOGIN_LIMIT = '登录失败次数过多，请{minutes}分钟后再试';
 export const MSG_DISABLED = '账号已被禁用，请联系客服';
+
+/**
+ * A sign-in for an unknown username verifies against this argon2id hash (same parameters as real
+ * ones), so it takes as long as a wrong password and the timing tells no one which names exist.
+ */
+let dummyHash: Promise<string> | undefined;
+function dummyPasswordHash(): Promise<string> {
+  dummyHash ??= hashPassword(randomBytes(18).toString('base64'));
+  return dummyHash;
+}
 
 export class AuthService implements Authenticator {
   constructor(private readonly d: AuthDeps) {}
@@ -56,20 +67,32 @@ export class AuthService implements Authenticator {
     return this.sessionFor(user);
   }
 
+  /**
+   * Failures count per account and address (10 in 15 min lock that address out of that account
+   * only), per address across accounts (100 lock the address) and per account from everywhere
+   * (100 slow each attempt down, never lock): a guesser cannot lock the owner out.
+   */
   async login(params: { username: string; password: string; ip: string }): Promise<LoginResult> {
-    const userKey = `login:user:${params.username.toLowerCase()}`;
+    const name = params.username.toLowerCase();
+    const pairKey = `login:user-ip:${name}:${params.ip}`;
+    const accountKey = `login:user:${name}`;
     const ipKey = `login:ip:${params.ip}`;
-    const perUser = rule(this.d.limits.loginFailuresPerUser, MSG_LOGIN_LIMIT);
+    const perPair = rule(this.d.limits.loginFailuresPerUser, MSG_LOGIN_LIMIT);
+    const perAccount = rule(this.d.limits.loginFailuresPerAccount, MSG_LOGIN_LIMIT);
     const perIp = rule(this.d.limits.loginFailuresPerIp, MSG_LOGIN_LIMIT);
-    await this.d.limiter.check(perUser, userKey);
+    await this.d.limiter.check(perPair, pairKey);
     await this.d.limiter.check(perIp, ipKey);
+    if (await this.d.limiter.reached(perAccount, accountKey)) await sleep(this.d.limits.loginSlowdownMs);
     const user = await this.d.users.findByUsername(params.username);
-    if (!user || !(await verifyPassword(user.password_hash, params.password))) {
-      await this.d.limiter.record(perUser, userKey);
+    // Unknown names verify against a dummy hash: as slow as a wrong password.
+    const ok = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), params.password);
+    if (!user || !ok) {
+      await this.d.limiter.record(perPair, pairKey);
+      await this.d.limiter.record(perAccount, accountKey);
       await this.d.limiter.record(perIp, ipKey);
       throw unauthorized('用户名或密码错误', 'BAD_CREDENTIALS');
     }
-    await this.d.limiter.reset(userKey);
+    await this.d.limiter.reset(pairKey);
     return this.sessionFor(user);
   }
 

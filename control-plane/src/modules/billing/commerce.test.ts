@@ -54,14 +54,23 @@ describe('top-up through the sandbox payment page', () => {
       (await api.request<{ trade_state: string }>('GET', `/api/billing/wechat/query?out_trade_no=${no}`)).body
         .trade_state,
     ).toBe('NOTPAY');
-    const page = await new ApiClient(cp.url).request<{ amount: number }>(
-      'GET',
-      `/api/billing/wechat/sandbox/${no}`,
+    // The sandbox page is the owner's only: anonymous 401, another user 403, nothing credited.
+    const anonymous = await new ApiClient(cp.url).request('POST', `/api/billing/wechat/sandbox/${no}/pay`);
+    expect(anonymous.status).toBe(401);
+    expect((await new ApiClient(cp.url).request('GET', `/api/billing/wechat/sandbox/${no}`)).status).toBe(
+      401,
     );
+    const other = await user('topup1other');
+    const foreign = await other.request<{ detail: string }>('POST', `/api/billing/wechat/sandbox/${no}/pay`);
+    expect(foreign.status).toBe(403);
+    expect(foreign.body.detail).toBe('只能支付自己的订单');
+    expect((await other.request('GET', `/api/billing/wechat/sandbox/${no}`)).status).toBe(403);
+    expect(await balance(other)).toBe(20);
+    const page = await api.request<{ amount: number }>('GET', `/api/billing/wechat/sandbox/${no}`);
     expect(page.body.amount).toBe(100);
-    const paid = await new ApiClient(cp.url).request('POST', `/api/billing/wechat/sandbox/${no}/pay`);
+    const paid = await api.request('POST', `/api/billing/wechat/sandbox/${no}/pay`);
     expect(paid.status).toBe(200);
-    await new ApiClient(cp.url).request('POST', `/api/billing/wechat/sandbox/${no}/pay`);
+    await api.request('POST', `/api/billing/wechat/sandbox/${no}/pay`);
     expect(
       (await api.request<{ trade_state: string }>('GET', `/api/billing/wechat/query?out_trade_no=${no}`)).body
         .trade_state,
@@ -177,10 +186,7 @@ describe('billing records', () => {
     const pay = await api.request<{ payment: Created }>('POST', `/api/orders/${renewal.body.order_id}/pay`, {
       payment_method: 'wechat',
     });
-    await new ApiClient(cp.url).request(
-      'POST',
-      `/api/billing/wechat/sandbox/${pay.body.payment.out_trade_no}/pay`,
-    );
+    await api.request('POST', `/api/billing/wechat/sandbox/${pay.body.payment.out_trade_no}/pay`);
     const order = await api.request<{ status: string; end_time: string }>(
       'GET',
       `/api/orders/${renewal.body.order_id}`,
@@ -336,7 +342,7 @@ describe('coupons', () => {
         amount,
         payment_method: 'wechat',
       });
-      await new ApiClient(cp.url).request('POST', `/api/billing/wechat/sandbox/${p.body.out_trade_no}/pay`);
+      await api.request('POST', `/api/billing/wechat/sandbox/${p.body.out_trade_no}/pay`);
     };
     await pay(10);
     expect(await balance(api)).toBe(30);

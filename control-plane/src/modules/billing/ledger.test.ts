@@ -81,12 +81,16 @@ describe('the ledger', () => {
       // Never 0: a zero adjustment is refused (ADJUST_ZERO) by design, not by the race under test.
       () => b.account.adjust(admin, pick(users), Math.round((rnd() - 0.4) * 5000) || 1, '随机调整'),
       async () => {
+        const payer = pick(users);
         const p = await b.payments.create({
-          userId: pick(users),
+          userId: payer,
           amountFen: 100 + Math.floor(rnd() * 9000),
           description: '充值',
         });
-        await Promise.all([b.payments.sandboxPay(p.out_trade_no), b.payments.sandboxPay(p.out_trade_no)]);
+        await Promise.all([
+          b.payments.sandboxPay(payer, p.out_trade_no),
+          b.payments.sandboxPay(payer, p.out_trade_no),
+        ]);
       },
       () =>
         b.ledger.transaction((trx) =>

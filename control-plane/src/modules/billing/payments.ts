@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import { AppError, badRequest, conflict, notFound, unavailable } from '../../framework/errors.js';
+import { AppError, badRequest, conflict, forbidden, notFound, unavailable } from '../../framework/errors.js';
 import type {
   AdminPaymentListReply,
   AdminPaymentReply,
@@ -155,11 +155,21 @@ export class PaymentsService {
     return { ok: true, trade_state: after?.trade_state ?? 'CLOSED' };
   }
 
-  /** The sandbox page's button: the payment succeeds, through the same path as a real callback. */
-  async sandboxPay(outTradeNo: string): Promise<PaymentClosedReply> {
+  /** A sandbox payment of the signed-in user: another user's is refused (403). */
+  private async sandboxPayment(userId: number, outTradeNo: string): Promise<PaymentRow> {
     if (this.d.provider?.kind !== 'sandbox') throw notFound('沙箱支付未启用', 'SANDBOX_DISABLED');
     const p = await this.d.repo.findByTradeNo(outTradeNo);
     if (!p) throw notFound('支付订单不存在', 'PAYMENT_NOT_FOUND');
+    if (p.user_id !== userId) throw forbidden('只能支付自己的订单', 'PAYMENT_NOT_OWNER');
+    return p;
+  }
+
+  /**
+   * The sandbox page's button: the payment succeeds, through the same path as a real callback.
+   * Only the order's owner may press it.
+   */
+  async sandboxPay(userId: number, outTradeNo: string): Promise<PaymentClosedReply> {
+    const p = await this.sandboxPayment(userId, outTradeNo);
     if (p.status === 'closed' || p.status === 'failed') throw conflict('该支付订单已关闭', 'PAYMENT_CLOSED');
     await this.confirmPaid(outTradeNo, {
       transactionId: `SANDBOX${randomBytes(10).toString('hex').toUpperCase()}`,
@@ -168,10 +178,8 @@ export class PaymentsService {
     return { ok: true, trade_state: 'SUCCESS' };
   }
 
-  async sandboxInfo(outTradeNo: string): Promise<SandboxPaymentReply> {
-    if (this.d.provider?.kind !== 'sandbox') throw notFound('沙箱支付未启用', 'SANDBOX_DISABLED');
-    const p = await this.d.repo.findByTradeNo(outTradeNo);
-    if (!p) throw notFound('支付订单不存在', 'PAYMENT_NOT_FOUND');
+  async sandboxInfo(userId: number, outTradeNo: string): Promise<SandboxPaymentReply> {
+    const p = await this.sandboxPayment(userId, outTradeNo);
     return {
       out_trade_no: p.out_trade_no,
       amount: yuan(p.amount_fen),

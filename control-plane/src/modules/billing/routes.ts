@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { type AppContext, type AppState, currentUser, requireUser } from '../../framework/auth.js';
-import { badRequest } from '../../framework/errors.js';
-import { idParam, parse } from '../../framework/validate.js';
+import { AppError, badRequest } from '../../framework/errors.js';
+import { containerIdParam, idParam, parse } from '../../framework/validate.js';
 import type { Billing } from './build.js';
 import {
   couponsQuery,
@@ -18,9 +18,9 @@ import {
   tradeNoQuery,
   transactionsQuery,
 } from './schema.js';
-import { WechatPayError } from './wechat-pay.js';
+import { WechatPayError, WechatPayResourceError } from './wechat-pay.js';
 
-/** WeChat Pay's notification and the sandbox payment page: no session needed. */
+/** WeChat Pay's notification (no session: the signature authenticates) and the sandbox payment page. */
 export function paymentCallbackRoutes(b: Billing): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/billing' });
 
@@ -44,18 +44,34 @@ export function paymentCallbackRoutes(b: Billing): Router<AppState> {
       if (eventType === 'TRANSACTION.SUCCESS') await b.payments.notified(transaction);
       ctx.status = 204;
     } catch (err) {
+      // WeChat retries anything but a 2xx for a day: a refusal of ours is a 4xx with its reason
+      // ({code: FAIL}); only our own failure is a 500 (then the retry is welcome).
       b.log('wechat pay notification refused', err);
-      ctx.status = err instanceof WechatPayError || err instanceof SyntaxError ? 401 : 500;
-      ctx.body = { code: 'FAIL', message: ctx.status === 401 ? '签名验证失败' : '处理失败' };
+      if (err instanceof WechatPayResourceError) {
+        ctx.status = 400;
+        ctx.body = { code: 'FAIL', message: '通知内容解密失败' };
+      } else if (err instanceof WechatPayError || err instanceof SyntaxError) {
+        ctx.status = 401;
+        ctx.body = { code: 'FAIL', message: '签名验证失败' };
+      } else if (err instanceof AppError && err.status < 500) {
+        ctx.status = err.status;
+        ctx.body = { code: 'FAIL', message: err.detail };
+      } else {
+        ctx.status = 500;
+        ctx.body = { code: 'FAIL', message: '处理失败' };
+      }
     }
   });
 
-  // The sandbox payment page (what the QR code opens when WeChat Pay is not configured).
-  router.get('/wechat/sandbox/:no', async (ctx) => {
-    ctx.body = await b.payments.sandboxInfo(ctx.params.no ?? '');
+  // The sandbox payment page (what the QR code opens when WeChat Pay is not configured): the
+  // order's owner only, signed in (anonymous 401, another user 403).
+  router.get('/wechat/sandbox/:no', requireUser, async (ctx) => {
+    const { out_trade_no } = parse(tradeNoQuery, { out_trade_no: ctx.params.no });
+    ctx.body = await b.payments.sandboxInfo(currentUser(ctx).id, out_trade_no);
   });
-  router.post('/wechat/sandbox/:no/pay', async (ctx) => {
-    ctx.body = await b.payments.sandboxPay(ctx.params.no ?? '');
+  router.post('/wechat/sandbox/:no/pay', requireUser, async (ctx) => {
+    const { out_trade_no } = parse(tradeNoQuery, { out_trade_no: ctx.params.no });
+    ctx.body = await b.payments.sandboxPay(currentUser(ctx).id, out_trade_no);
   });
 
   return router;
@@ -141,7 +157,7 @@ export function commerceRoutes(b: Billing): Router<AppState> {
   });
   router.post('/containers/:id/renew', async (ctx) => {
     const body = parse(renewSchema, ctx.request.body);
-    ctx.body = await b.renewals.renew(currentUser(ctx).id, ctx.params.id ?? '', {
+    ctx.body = await b.renewals.renew(currentUser(ctx).id, containerIdParam(ctx.params.id), {
       duration: body.duration,
       method: body.payment_method,
     });

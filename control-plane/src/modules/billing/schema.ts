@@ -1,31 +1,65 @@
 import { z } from 'zod';
+import { idField, isSaneDate, offsetField, pageField, pageSizeField } from '../../framework/fields.js';
 
-/** Yuan with at most 2 decimals, as fen. */
-function yuanAmount(messages: { required: string; decimals: string }) {
+/**
+ * The largest amounts a request may name, in yuan. Each is far above what the platform sells and
+ * far below where fen stop being exact in a double (2^53 fen ≈ 9×10^13 yuan), so sums of them stay
+ * exact and PostgreSQL's bigint never overflows.
+ */
+export const MAX_TOP_UP_YUAN = 100_000; // one payment (WeChat Pay's own limits are lower still)
+export const MAX_THRESHOLD_YUAN = 1_000_000; // a balance alert above the largest sane balance
+export const MAX_ADJUST_YUAN = 1_000_000; // one admin adjustment, either way
+export const MAX_COUPON_YUAN = 10_000; // a coupon's face value: a promotion, never a balance
+export const MAX_COUPON_MIN_YUAN = 1_000_000; // a coupon's threshold (a purchase or top-up)
+export const MAX_INVOICE_YUAN = 10_000_000; // an invoice (the service also caps it at the order)
+
+/**
+ * Yuan with at most 2 decimals, as fen; finite, within [min, max] yuan (min defaults to -max,
+ * with the same message).
+ */
+function yuanAmount(m: {
+  required: string;
+  decimals: string;
+  max: number;
+  tooBig: string;
+  min?: number;
+  tooSmall?: string;
+}) {
   return z
-    .number({ required_error: messages.required, invalid_type_error: messages.required })
-    .finite(messages.required)
-    .refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, messages.decimals)
+    .number({ required_error: m.required, invalid_type_error: m.required })
+    .finite(m.required)
+    .refine((v) => v >= (m.min ?? -m.max), m.tooSmall ?? m.tooBig)
+    .refine((v) => v <= m.max, m.tooBig)
+    .refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, m.decimals)
     .transform((v) => Math.round(v * 100));
 }
 
 const DECIMALS = '金额最多保留两位小数';
 
 export const topUpSchema = z.object({
-  amount: yuanAmount({ required: '请输入充值金额', decimals: DECIMALS })
-    .refine((f) => f >= 100, '充值金额最少为1元')
-    .refine((f) => f <= 10_000_000, '单笔充值金额最多为100000元'),
+  amount: yuanAmount({
+    required: '请输入充值金额',
+    decimals: DECIMALS,
+    max: MAX_TOP_UP_YUAN,
+    tooBig: `单笔充值金额最多为${MAX_TOP_UP_YUAN}元`,
+    min: 1,
+    tooSmall: '充值金额最少为1元',
+  }),
   payment_method: z.enum(['wechat'], {
     errorMap: () => ({ message: '暂不支持该支付方式，请选择微信支付或联系客服' }),
   }),
-  description: z.string().trim().max(100).optional(),
+  description: z.string().trim().max(100, '充值说明最多100个字符').optional(),
 });
 
 export const thresholdSchema = z.object({
-  threshold: yuanAmount({ required: '请输入告警阈值', decimals: '告警阈值最多保留两位小数' }).refine(
-    (f) => f >= 0,
-    '告警阈值不能小于0',
-  ),
+  threshold: yuanAmount({
+    required: '请输入告警阈值',
+    decimals: '告警阈值最多保留两位小数',
+    max: MAX_THRESHOLD_YUAN,
+    tooBig: `告警阈值不能超过${MAX_THRESHOLD_YUAN}元`,
+    min: 0,
+    tooSmall: '告警阈值不能小于0',
+  }),
 });
 
 export const tradeNoQuery = z.object({
@@ -35,12 +69,13 @@ export const tradeNoQuery = z.object({
 });
 
 const isoDate = z
-  .string()
+  .string({ invalid_type_error: '日期格式不正确' })
+  .max(64, '日期格式不正确')
   .optional()
   .transform((v, ctx) => {
     if (!v) return undefined;
     const d = new Date(v);
-    if (Number.isNaN(d.getTime())) {
+    if (!isSaneDate(d)) {
       ctx.addIssue({ code: z.ZodIssueCode.custom, message: '日期格式不正确' });
       return z.NEVER;
     }
@@ -48,20 +83,21 @@ const isoDate = z
   });
 
 export const recordsQuery = z.object({
-  skip: z.coerce.number().int().min(0).default(0),
-  limit: z.coerce
-    .number()
-    .int()
-    .refine((n) => [10, 20, 50, 100].includes(n), '每页条数只能是10、20、50或100')
-    .default(10),
+  skip: offsetField(),
+  limit: pageSizeField([10, 20, 50, 100], 10),
   type: z.enum(['all', 'expense', 'recharge', 'refund']).default('all'),
   start_date: isoDate,
   end_date: isoDate,
 });
 
 export const skipLimitQuery = z.object({
-  skip: z.coerce.number().int().min(0).default(0),
-  limit: z.coerce.number().int().min(1).max(100).default(10),
+  skip: offsetField(),
+  limit: z.coerce
+    .number({ invalid_type_error: '每页条数为 1-100' })
+    .int('每页条数为 1-100')
+    .min(1, '每页条数为 1-100')
+    .max(100, '每页条数为 1-100')
+    .default(10),
 });
 
 export const ordersQuery = skipLimitQuery.extend({
@@ -70,16 +106,9 @@ export const ordersQuery = skipLimitQuery.extend({
     .optional(),
 });
 
-const pageSize = (sizes: number[], fallback: number) =>
-  z.coerce
-    .number()
-    .int()
-    .refine((n) => sizes.includes(n), `每页条数只能是${sizes.join('、')}`)
-    .default(fallback);
-
 export const transactionsQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  page_size: pageSize([10, 20, 50, 100], 10),
+  page: pageField(),
+  page_size: pageSizeField([10, 20, 50, 100], 10),
   type: z
     .enum(['all', 'income', 'expense', '收入', '支出', ''])
     .default('all')
@@ -89,13 +118,13 @@ export const transactionsQuery = z.object({
 });
 
 export const invoicesQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  page_size: pageSize([10, 20, 50, 100], 10),
+  page: pageField(),
+  page_size: pageSizeField([10, 20, 50, 100], 10),
   status: z.enum(['pending', 'issued', 'cancelled']).optional(),
 });
 
 export const invoiceApplySchema = z.object({
-  order_id: z.coerce.number({ invalid_type_error: '请选择订单' }).int().positive('请选择订单'),
+  order_id: idField('请选择订单', { coerce: true }),
   title: z
     .string({ required_error: '请输入发票抬头' })
     .trim()
@@ -105,10 +134,14 @@ export const invoiceApplySchema = z.object({
     .string({ required_error: '请输入税号' })
     .trim()
     .regex(/^[0-9A-Za-z]{15,20}$/, '税号格式不正确（15-20位字母或数字）'),
-  amount: yuanAmount({ required: '请输入开票金额', decimals: DECIMALS }).refine(
-    (f) => f >= 0,
-    '开票金额不能小于0',
-  ),
+  amount: yuanAmount({
+    required: '请输入开票金额',
+    decimals: DECIMALS,
+    max: MAX_INVOICE_YUAN,
+    tooBig: `开票金额不能超过${MAX_INVOICE_YUAN}元`,
+    min: 0,
+    tooSmall: '开票金额不能小于0',
+  }),
 });
 
 export const invoiceStatusSchema = z.object({
@@ -116,8 +149,8 @@ export const invoiceStatusSchema = z.object({
 });
 
 export const couponsQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  page_size: pageSize([9, 18, 36], 9),
+  page: pageField(),
+  page_size: pageSizeField([9, 18, 36], 9),
   status: z.enum(['unused', 'used', 'expired']).optional(),
 });
 
@@ -129,13 +162,20 @@ export const renewSchema = payMethodSchema.extend({
   duration: z.coerce
     .number({ invalid_type_error: '请输入使用时长' })
     .int('时长必须为整数')
-    .min(1, '时长必须大于0'),
+    .min(1, '时长必须大于0')
+    // The longest of any billing type (hourly: 720); the order checks the container's own.
+    .max(720, '使用时长最多为720'),
 });
 
 // ------------------------------------------------------------------ admin
 
 export const adjustSchema = z.object({
-  amount: yuanAmount({ required: '请输入调整金额', decimals: DECIMALS }),
+  amount: yuanAmount({
+    required: '请输入调整金额',
+    decimals: DECIMALS,
+    max: MAX_ADJUST_YUAN,
+    tooBig: `单次调整金额不能超过${MAX_ADJUST_YUAN}元`,
+  }),
   reason: z
     .string({ required_error: '请输入调整原因' })
     .trim()
@@ -144,9 +184,9 @@ export const adjustSchema = z.object({
 });
 
 export const adminPageQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  size: pageSize([10, 20, 50, 100], 20),
-  username: z.string().trim().max(64).optional(),
+  page: pageField(),
+  size: pageSizeField([10, 20, 50, 100], 20),
+  username: z.string().trim().max(64, '用户名不能超过64个字符').optional(),
 });
 
 export const adminPaymentsQuery = adminPageQuery.extend({
@@ -167,17 +207,29 @@ export const grantCouponsSchema = z.object({
     .trim()
     .min(1, '请输入卡券名称')
     .max(64, '卡券名称最多64个字符'),
-  amount: yuanAmount({ required: '请输入面额', decimals: DECIMALS }).refine((f) => f > 0, '面额必须大于0'),
-  minAmount: yuanAmount({ required: '请输入使用门槛', decimals: DECIMALS }).refine(
-    (f) => f >= 0,
-    '使用门槛不能小于0',
-  ),
+  amount: yuanAmount({
+    required: '请输入面额',
+    decimals: DECIMALS,
+    max: MAX_COUPON_YUAN,
+    tooBig: `面额不能超过${MAX_COUPON_YUAN}元`,
+    min: 0,
+    tooSmall: '面额必须大于0',
+  }).refine((f) => f > 0, '面额必须大于0'),
+  minAmount: yuanAmount({
+    required: '请输入使用门槛',
+    decimals: DECIMALS,
+    max: MAX_COUPON_MIN_YUAN,
+    tooBig: `使用门槛不能超过${MAX_COUPON_MIN_YUAN}元`,
+    min: 0,
+    tooSmall: '使用门槛不能小于0',
+  }),
   expireDate: z
-    .string({ required_error: '请选择过期时间' })
-    .refine((v) => !Number.isNaN(new Date(v).getTime()), '过期时间格式不正确')
+    .string({ required_error: '请选择过期时间', invalid_type_error: '请选择过期时间' })
+    .max(64, '过期时间格式不正确')
+    .refine((v) => isSaneDate(new Date(v)), '过期时间格式不正确')
     .transform((v) => new Date(v)),
   usernames: z
-    .array(z.string().trim().min(1))
+    .array(z.string().trim().min(1, '用户名不能为空').max(64, '用户名不能超过64个字符'))
     .min(1, '请至少选择一个用户')
     .max(500, '一次最多发放给500个用户'),
 });

@@ -60,6 +60,9 @@ export interface NotifiedTransaction {
 
 export class WechatPayError extends Error {}
 
+/** A signed notification whose resource does not decrypt or parse: refused (4xx), never retried as a 500. */
+export class WechatPayResourceError extends WechatPayError {}
+
 /** Signs `message` with SHA256-RSA (PKCS#1 v1.5), base64: WeChat Pay v3's signature scheme. */
 export function rsaSign(message: string, key: KeyObject | string): string {
   return createSign('RSA-SHA256').update(message, 'utf8').sign(key, 'base64');
@@ -157,7 +160,12 @@ export class WechatPayV3 implements PayProvider {
     };
     const resource = envelope.resource;
     if (resource?.algorithm !== 'AEAD_AES_256_GCM') throw new WechatPayError('unexpected resource');
-    const transaction = JSON.parse(decryptResource(resource, this.settings.apiV3Key)) as NotifiedTransaction;
+    let transaction: NotifiedTransaction;
+    try {
+      transaction = JSON.parse(decryptResource(resource, this.settings.apiV3Key)) as NotifiedTransaction;
+    } catch (err) {
+      throw new WechatPayResourceError('resource does not decrypt', { cause: err });
+    }
     if (transaction.mchid !== this.settings.mchId)
       throw new WechatPayError('notification for another merchant');
     return { eventType: envelope.event_type ?? '', transaction };

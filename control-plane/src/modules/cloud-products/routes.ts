@@ -1,25 +1,16 @@
 import Router from '@koa/router';
-import { z } from 'zod';
 import { type AppState, requireUser } from '../../framework/auth.js';
 import { idParam, parse } from '../../framework/validate.js';
 import type { CloudProductListReply } from './contract.js';
+import { productListQuery } from './schema.js';
 import type { CloudProductsService } from './service.js';
-
-const listQuery = z.object({
-  billingType: z.string().optional(),
-  region: z.string().optional(),
-  gpuCount: z.coerce.number().int().min(1, 'GPU 数量为 1-8').max(8, 'GPU 数量为 1-8').optional(),
-  systemType: z.enum(['ubuntu', 'windows', 'all']).optional(),
-  gpuTypes: z.union([z.string(), z.array(z.string())]).optional(),
-  status: z.enum(['available', 'offline']).optional(),
-});
 
 export function cloudProductRoutes(products: CloudProductsService): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/cloud-products' });
   router.use(requireUser);
 
   router.get('/', async (ctx) => {
-    const q = parse(listQuery, ctx.query);
+    const q = parse(productListQuery, ctx.query);
     const gpuTypes = (Array.isArray(q.gpuTypes) ? q.gpuTypes : q.gpuTypes ? [q.gpuTypes] : []).filter(
       (t) => t && t !== '全选',
     );

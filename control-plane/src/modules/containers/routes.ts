@@ -1,13 +1,12 @@
 import Router from '@koa/router';
-import { z } from 'zod';
 import { type AppState, currentUser, requireAdmin, requireUser } from '../../framework/auth.js';
-import { badRequest } from '../../framework/errors.js';
-import { idParam, parse } from '../../framework/validate.js';
+import { containerIdParam, idParam, parse } from '../../framework/validate.js';
 import { metricsQuery } from '../nodes/schema.js';
 import type { ContainerConfigService } from './config-service.js';
 import type { ContainerStatusReply } from './contract.js';
 import type { PurchaseService } from './purchase-service.js';
 import {
+  adminContainersQuery,
   purchaseSchema,
   resetPasswordSchema,
   startSchema,
@@ -18,10 +17,8 @@ import {
 import type { ContainersService } from './service.js';
 import type { ContainerView } from './view.js';
 
-export function containerId(value: string | undefined): string {
-  if (!value || !/^c-[a-z0-9]{6,24}$/.test(value)) throw badRequest('无效的容器编号', 'BAD_ID');
-  return value;
-}
+/** A container id from a route parameter (framework/validate.ts's containerIdParam). */
+export const containerId = containerIdParam;
 
 export interface ContainerRouteDeps {
   containers: ContainersService;
@@ -110,36 +107,13 @@ export function containerRoutes({
   return router;
 }
 
-const adminListQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  size: z.coerce
-    .number()
-    .int()
-    .refine((n) => [10, 20, 50, 100].includes(n), '每页条数只能是 10、20、50 或 100')
-    .default(20),
-  username: z.string().trim().max(64).optional(),
-  status: z
-    .enum([
-      'running',
-      'starting',
-      'pulling',
-      'stopped',
-      'error',
-      'failed',
-      'not_found',
-      'deleted',
-      'creating',
-    ])
-    .optional(),
-});
-
 export function containerAdminRoutes(containers: ContainersService): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/admin/containers' });
   router.use(requireAdmin);
   const admin = { admin: true };
 
   router.get('/', async (ctx) => {
-    const q = parse(adminListQuery, ctx.query);
+    const q = parse(adminContainersQuery, ctx.query);
     ctx.body = await containers.listAll({
       page: q.page,
       size: q.size,

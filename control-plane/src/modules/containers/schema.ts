@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idField, pageField, pageSizeField } from '../../framework/fields.js';
 import { BILLING_TYPE_NAMES } from '../pricing/pricing.js';
 
 export const MOUNT_TARGET_PATTERN = /^\/[A-Za-z0-9_/.-]*$/;
@@ -7,18 +8,65 @@ export const MAX_CUSTOM_PORTS = 5;
 export const PURCHASE_PORT_MIN = 10000;
 export const PURCHASE_PORT_MAX = 65535;
 
-const mountSchema = z.object({
-  source: z.string({ required_error: '请完善所有挂载点配置' }).trim().min(1, '请完善所有挂载点配置'),
-  target: z
-    .string({ required_error: '请完善所有挂载点配置' })
+export const MSG_MOUNT_TARGET = '挂载路径格式不正确，必须以/开头且只能包含字母、数字、下划线、点、横线';
+export const MSG_MOUNT_REQUIRED = '请完善所有挂载点配置';
+export const MOUNT_TARGET_MAX_LENGTH = 255;
+
+/**
+ * Targets a volume may not cover: the system's own folders (the node agent refuses these too),
+ * the kernel's interfaces, our toolbox and staged access (/.gpucloud) and root's SSH keys.
+ */
+const RESERVED_MOUNT_TARGETS = ['/', '/etc', '/bin', '/sbin', '/usr', '/lib', '/lib64', '/run', '/var'];
+const RESERVED_MOUNT_TREES = ['/proc', '/sys', '/dev', '/.gpucloud', '/root/.ssh'];
+
+/**
+ * The one rule for a mount target, at purchase and on an existing container: what is wrong with
+ * it (the message), or undefined. A trailing slash is harmless; an empty, `.` or `..` segment is
+ * refused (the node would refuse a path that does not normalise to itself).
+ */
+export function mountTargetProblem(target: string): string | undefined {
+  if (target.length > MOUNT_TARGET_MAX_LENGTH || !MOUNT_TARGET_PATTERN.test(target)) return MSG_MOUNT_TARGET;
+  const clean = target.replace(/\/+$/, '') || '/';
+  if (
+    clean !== '/' &&
+    clean
+      .split('/')
+      .slice(1)
+      .some((s) => s === '' || s === '.' || s === '..')
+  ) {
+    return MSG_MOUNT_TARGET;
+  }
+  if (
+    RESERVED_MOUNT_TARGETS.includes(clean) ||
+    RESERVED_MOUNT_TREES.some((tree) => clean === tree || clean.startsWith(`${tree}/`))
+  ) {
+    return `不能挂载到系统目录 ${clean}`;
+  }
+  return undefined;
+}
+
+/** A mount target (after the caller's own checks): trimmed, then mountTargetProblem. */
+export const mountTarget = () =>
+  z
+    .string({ required_error: MSG_MOUNT_REQUIRED, invalid_type_error: MSG_MOUNT_REQUIRED })
     .trim()
-    .min(1, '请完善所有挂载点配置')
-    .regex(MOUNT_TARGET_PATTERN, '挂载路径格式不正确，必须以/开头且只能包含字母、数字、下划线、点、横线')
-    .refine(
-      (t) => !t.split('/').includes('..'),
-      '挂载路径格式不正确，必须以/开头且只能包含字母、数字、下划线、点、横线',
-    ),
+    .min(1, MSG_MOUNT_REQUIRED)
+    .superRefine((target, ctx) => {
+      const problem = mountTargetProblem(target);
+      if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
+    });
+
+const mountSchema = z.object({
+  source: z
+    .string({ required_error: MSG_MOUNT_REQUIRED, invalid_type_error: MSG_MOUNT_REQUIRED })
+    .trim()
+    .min(1, MSG_MOUNT_REQUIRED)
+    .max(128, '挂载点源路径不能超过128个字符'),
+  target: mountTarget(),
 });
+
+/** The largest total a purchase may name, in yuan (exact in fen as a double). */
+export const MAX_PURCHASE_YUAN = 1_000_000_000;
 
 export const purchaseSchema = z.object({
   instanceName: z.string().trim().max(64, '实例名称不能超过64个字符').optional().default(''),
@@ -29,14 +77,8 @@ export const purchaseSchema = z.object({
     .max(8, 'GPU数量不能超过8'),
   needExpand: z.boolean().optional().default(false),
   imageType: z.enum(['public', 'custom']).optional().default('public'),
-  framework: z.coerce
-    .number({ required_error: '请选择框架', invalid_type_error: '请选择框架' })
-    .int()
-    .positive('请选择框架'),
-  frameworkVersion: z.coerce
-    .number({ required_error: '请选择版本', invalid_type_error: '请选择版本' })
-    .int()
-    .positive('请选择版本'),
+  framework: idField('请选择框架', { coerce: true }),
+  frameworkVersion: idField('请选择版本', { coerce: true }),
   frame_ports: z.unknown().optional(),
   custom_ports: z
     .array(
@@ -57,6 +99,9 @@ export const purchaseSchema = z.object({
     .number({ required_error: '请输入使用时长', invalid_type_error: '请输入使用时长' })
     .int('使用时长必须是整数')
     .min(1, '时长必须大于0')
+    // The service words the limit of each billing type (hourly 720 … yearly 3); this only keeps
+    // absurd numbers out of the arithmetic.
+    .max(1_000_000, '使用时长不正确')
     .optional()
     .default(1),
   env: z
@@ -75,7 +120,11 @@ export const purchaseSchema = z.object({
     )
     .optional()
     .default({}),
-  total_price: z.number({ required_error: '价格不能为空', invalid_type_error: '价格不能为空' }).nonnegative(),
+  total_price: z
+    .number({ required_error: '价格不能为空', invalid_type_error: '价格不能为空' })
+    .nonnegative('价格已变化，请刷新后重试')
+    // Far above any price the catalogue can make (finite: 1e309 in JSON is Infinity).
+    .max(MAX_PURCHASE_YUAN, '价格已变化，请刷新后重试'),
 });
 
 export type PurchaseInput = z.output<typeof purchaseSchema>;
@@ -98,30 +147,29 @@ export const updatePortsSchema = z.object({
     .refine((ports) => new Set(ports).size === ports.length, '该端口已添加'),
 });
 
-/** POST /api/containers/{id}/mounts: mounts of an existing container, applied at the next start. */
+/**
+ * POST /api/containers/{id}/mounts: mounts of an existing container, applied at the next start.
+ * The target follows the purchase's rule (mountTargetProblem); the dialog's own words (spec:
+ * existing container mount dialog) come first.
+ */
 export const updateMountsSchema = z.object({
   mounts: z
     .array(
       z.object({
         source: z
-          .string({ required_error: '请完善所有挂载点配置' })
+          .string({ required_error: MSG_MOUNT_REQUIRED, invalid_type_error: MSG_MOUNT_REQUIRED })
           .trim()
-          .min(1, '请完善所有挂载点配置')
+          .min(1, MSG_MOUNT_REQUIRED)
+          .max(128, '挂载点源路径不能超过128个字符')
           .regex(/^[A-Za-z0-9]+$/, '挂载点源路径只能包含字母和数字'),
         target: z
-          .string({ required_error: '请完善所有挂载点配置' })
+          .string({ required_error: MSG_MOUNT_REQUIRED, invalid_type_error: MSG_MOUNT_REQUIRED })
           .trim()
-          .min(1, '请完善所有挂载点配置')
+          .min(1, MSG_MOUNT_REQUIRED)
           .startsWith('/', '挂载点目标路径必须以 / 开头')
-          .regex(
-            MOUNT_TARGET_PATTERN,
-            '挂载路径格式不正确，必须以/开头且只能包含字母、数字、下划线、点、横线',
-          )
-          .refine(
-            (t) => !t.split('/').includes('..'),
-            '挂载路径格式不正确，必须以/开头且只能包含字母、数字、下划线、点、横线',
-          ),
+          .pipe(mountTarget()),
       }),
+      { invalid_type_error: '挂载点配置格式不正确' },
     )
     .max(MAX_MOUNTS, '最多只能添加5个挂载点'),
 });
@@ -139,7 +187,7 @@ export const resetPasswordSchema = z
   .default({});
 
 export const startSchema = z
-  .object({ no_gpu: z.boolean().optional().default(false) })
+  .object({ no_gpu: z.boolean({ invalid_type_error: 'no_gpu 必须是布尔值' }).optional().default(false) })
   .optional()
   .default({ no_gpu: false });
 
@@ -152,11 +200,29 @@ export const MAX_STATUS_WAIT_SECONDS = 30;
  * `progress` where given, or the time is up.
  */
 export const statusQuery = z.object({
-  while: z.string().trim().min(1).max(32).optional(),
-  progress: z.coerce.number().int().min(0, '进度为 0-100').max(100, '进度为 0-100').optional(),
+  while: z.string().trim().min(1, '状态不正确').max(32, '状态不正确').optional(),
+  progress: z.coerce
+    .number({ invalid_type_error: '进度为 0-100' })
+    .int('进度为 0-100')
+    .min(0, '进度为 0-100')
+    .max(100, '进度为 0-100')
+    .optional(),
   wait: z.coerce
-    .number()
+    .number({ invalid_type_error: `等待时间为 0-${MAX_STATUS_WAIT_SECONDS} 秒` })
     .min(0, `等待时间为 0-${MAX_STATUS_WAIT_SECONDS} 秒`)
     .max(MAX_STATUS_WAIT_SECONDS, `等待时间为 0-${MAX_STATUS_WAIT_SECONDS} 秒`)
     .default(0),
+});
+
+/** GET /api/admin/containers: every user's containers, by page. */
+export const adminContainersQuery = z.object({
+  page: pageField(),
+  size: pageSizeField([10, 20, 50, 100], 20),
+  username: z.string().trim().max(64, '用户名不能超过64个字符').optional(),
+  status: z
+    .enum(
+      ['running', 'starting', 'pulling', 'stopped', 'error', 'failed', 'not_found', 'deleted', 'creating'],
+      { errorMap: () => ({ message: '状态不正确' }) },
+    )
+    .optional(),
 });

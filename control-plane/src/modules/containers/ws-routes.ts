@@ -6,6 +6,7 @@ import type WebSocket from 'ws';
 import type { AgentPool } from '../../agents/agent-pool.js';
 import type { Authenticator } from '../../framework/auth.js';
 import { AppError } from '../../framework/errors.js';
+import { CONTAINER_ID_PATTERN } from '../../framework/validate.js';
 import type { ContainersService } from './service.js';
 
 type WsContext = Context & { websocket: WebSocket };
@@ -118,8 +119,14 @@ export function containerWsRoutes(deps: {
       ws.close(CLOSE_UNAUTHORIZED, 'unauthorized');
       return undefined;
     }
+    const id = String(ctx.params.id);
+    // Not an id the platform makes (NUL, junk): no container, without asking the database.
+    if (!CONTAINER_ID_PATTERN.test(id)) {
+      ws.close(CLOSE_NOT_FOUND, 'not found');
+      return undefined;
+    }
     try {
-      return await deps.containers.streamTarget(user, String(ctx.params.id));
+      return await deps.containers.streamTarget(user, id);
     } catch (err) {
       ws.close(err instanceof AppError && err.status === 404 ? CLOSE_NOT_FOUND : CLOSE_UPSTREAM, 'not found');
       return undefined;

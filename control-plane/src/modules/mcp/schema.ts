@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idField } from '../../framework/fields.js';
 
 /** The MCP dashboard's statuses (spec: MCP container status). */
 export const MCP_STATUSES = ['running', 'stopped', 'creating', 'failed', 'deleted'] as const;
@@ -24,7 +25,7 @@ const required = { required_error: MSG_REQUIRED, invalid_type_error: MSG_REQUIRE
 export const mcpCreateSchema = z.object({
   name: z.string(required).trim().min(1, MSG_REQUIRED).max(64, '实例名称不能超过64个字符'),
   image_name: z.string(required).trim().min(1, MSG_REQUIRED).max(255, '镜像名称过长'),
-  product_id: z.coerce.number(required).int(MSG_REQUIRED).positive(MSG_REQUIRED),
+  product_id: idField(MSG_REQUIRED, { coerce: true }),
   gpu_count: z
     .number({ invalid_type_error: 'GPU数量必须在1-8之间' })
     .int('GPU数量必须在1-8之间')

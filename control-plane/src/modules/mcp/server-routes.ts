@@ -54,6 +54,16 @@ export function mcpServerRoutes(deps: {
   return router;
 }
 
+/** Malformed JSON to the MCP endpoint: JSON-RPC's Parse error, as MCP clients expect. */
+export function mcpJsonParseError(ctx: { status: number; body: unknown }) {
+  ctx.status = 400;
+  ctx.body = {
+    jsonrpc: '2.0',
+    error: { code: -32700, message: 'Parse error: 请求不是合法的 JSON' },
+    id: null,
+  };
+}
+
 async function apiKeyUser(ctx: AppContext, apiKeys: ApiKeyAuthenticator): Promise<AuthUser> {
   if (ctx.state.via === 'api_key' && ctx.state.user) return ctx.state.user;
   // A session token is not enough here: the key may come in either header.

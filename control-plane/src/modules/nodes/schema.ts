@@ -10,21 +10,29 @@ export const addNodeSchema = z.object({
   address: z
     .string({ required_error: '请输入节点 gRPC 地址' })
     .trim()
+    .max(255, '节点地址格式应为 主机:端口')
     .regex(/^[A-Za-z0-9_.-]+:\d{1,5}$|^\[[0-9a-fA-F:]+\]:\d{1,5}$/, '节点地址格式应为 主机:端口'),
-  token: z.string({ required_error: '请输入节点令牌' }).min(16, '节点令牌至少需要16个字符').max(255),
-  region: z.string({ required_error: '请输入地区' }).trim().min(1, '请输入地区').max(64),
+  token: z
+    .string({ required_error: '请输入节点令牌' })
+    .min(16, '节点令牌至少需要16个字符')
+    .max(255, '节点令牌不能超过255个字符'),
+  region: z
+    .string({ required_error: '请输入地区' })
+    .trim()
+    .min(1, '请输入地区')
+    .max(64, '地区不能超过64个字符'),
   public_host: z
     .string()
     .trim()
-    .max(255)
+    .max(255, '公网地址不能超过255个字符')
     .optional()
     .transform((v) => v || undefined),
 });
 
 export const metricsQuery = z.object({
   minutes: z.coerce
-    .number()
-    .int()
+    .number({ invalid_type_error: '时间范围为 1-1440 分钟' })
+    .int('时间范围为 1-1440 分钟')
     .min(1, '时间范围为 1-1440 分钟')
     .max(1440, '时间范围为 1-1440 分钟')
     .default(60),

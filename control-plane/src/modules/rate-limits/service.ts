@@ -8,9 +8,20 @@ export interface RateLimit {
 }
 
 export interface RateLimitPolicy {
-  /** Failed sign-ins per username. */
+  /**
+   * Failed sign-ins per account from one client address: over it, that address is locked out of
+   * that account (429) while the owner still signs in from elsewhere.
+   */
   loginFailuresPerUser: RateLimit;
-  /** Failed sign-ins per client address. */
+  /**
+   * Failed sign-ins per account from every address together (a distributed guess): over it each
+   * further attempt is slowed down by `loginSlowdownMs`, never refused, so nobody can lock an
+   * account they do not own.
+   */
+  loginFailuresPerAccount: RateLimit;
+  /** The delay of each sign-in attempt once an account is over `loginFailuresPerAccount`. */
+  loginSlowdownMs: number;
+  /** Failed sign-ins per client address across accounts (one address guessing many names). */
   loginFailuresPerIp: RateLimit;
   /** Codes sent to one e-mail address or phone. */
   codesPerTarget: RateLimit;
@@ -26,6 +37,8 @@ export interface RateLimitPolicy {
 
 export const DEFAULT_RATE_LIMITS: RateLimitPolicy = {
   loginFailuresPerUser: { limit: 10, windowSeconds: 15 * 60 },
+  loginFailuresPerAccount: { limit: 100, windowSeconds: 15 * 60 },
+  loginSlowdownMs: 2000,
   loginFailuresPerIp: { limit: 100, windowSeconds: 15 * 60 },
   codesPerTarget: { limit: 10, windowSeconds: 3600 },
   codesPerIp: { limit: 60, windowSeconds: 3600 },
@@ -70,6 +83,12 @@ export class RateLimiter {
     const now = this.now();
     const window = windowOf(rule, now);
     if ((await this.repo.count(key, window.start)) >= rule.limit) throw this.refusal(rule, window.end, now);
+  }
+
+  /** Whether the limit is already reached (no counting, no refusal). */
+  async reached(rule: RateLimit, key: string): Promise<boolean> {
+    const window = windowOf(rule, this.now());
+    return (await this.repo.count(key, window.start)) >= rule.limit;
   }
 
   /** Counts one event without refusing it (a failure that `check` will see next time). */

@@ -1,8 +1,7 @@
 import Router from '@koa/router';
 import { type AppState, currentUser, requireUser } from '../../framework/auth.js';
-import { badRequest } from '../../framework/errors.js';
 import { idParam, parse } from '../../framework/validate.js';
-import { createVolumeSchema, renameVolumeSchema } from './schema.js';
+import { createVolumeSchema, renameVolumeSchema, storageInfoQuery, volumesQuery } from './schema.js';
 import type { StorageService } from './service.js';
 
 /** /api/storage: the caller's volumes, their usage against the quota, create, rename, delete. */
@@ -11,7 +10,8 @@ export function storageRoutes(storage: StorageService): Router<AppState> {
   router.use(requireUser);
 
   router.get('/info', async (ctx) => {
-    ctx.body = await storage.info(currentUser(ctx), ctx.query.refresh === '1');
+    const { refresh } = parse(storageInfoQuery, ctx.query);
+    ctx.body = await storage.info(currentUser(ctx), refresh === '1');
   });
 
   router.get('/nodes', async (ctx) => {
@@ -19,13 +19,8 @@ export function storageRoutes(storage: StorageService): Router<AppState> {
   });
 
   router.get('/volumes', async (ctx) => {
-    const raw = ctx.query.node_id;
-    let nodeId: number | undefined;
-    if (typeof raw === 'string' && raw !== '') {
-      nodeId = Number(raw);
-      if (!Number.isInteger(nodeId) || nodeId <= 0) throw badRequest('存储节点不存在', 'NODE_NOT_FOUND');
-    }
-    ctx.body = await storage.list(currentUser(ctx), nodeId);
+    const { node_id } = parse(volumesQuery, ctx.query);
+    ctx.body = await storage.list(currentUser(ctx), node_id);
   });
 
   router.post('/volumes', async (ctx) => {

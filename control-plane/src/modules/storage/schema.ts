@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idField } from '../../framework/fields.js';
 import { MOUNT_TARGET_PATTERN } from '../containers/schema.js';
 
 export const MSG_VOLUME_REQUIRED = '请输入存储卷名称和路径';
@@ -23,10 +24,23 @@ export const createVolumeSchema = z.object({
     .max(255, MSG_PATH)
     .regex(MOUNT_TARGET_PATTERN, MSG_PATH)
     .refine((p) => !p.split('/').includes('..'), MSG_PATH),
-  node_id: z.number({ invalid_type_error: '存储节点不存在' }).int().positive().optional(),
+  node_id: idField('存储节点不存在').optional(),
 });
 
 /** PUT /api/storage/volumes/{id}/rename */
 export const renameVolumeSchema = z.object({
   new_name: volumeName('请输入新的存储卷名称'),
+});
+
+/** GET /api/storage/volumes?node_id=: the volumes of one node ('' or absent: all). */
+export const volumesQuery = z.object({
+  node_id: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    idField('存储节点不存在', { coerce: true }).optional(),
+  ),
+});
+
+/** GET /api/storage/info?refresh=1 */
+export const storageInfoQuery = z.object({
+  refresh: z.string().max(8, 'refresh 只能是 1').optional(),
 });

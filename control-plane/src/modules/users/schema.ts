@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageField, pageSizeField } from '../../framework/fields.js';
 import { MSG_SSH_KEY_TOO_LONG, SSH_KEY_MAX_LENGTH, sshKeyProblem } from './ssh-keys.js';
 
 export const USERNAME_PATTERN = /^[A-Za-z0-9_-]+$/;
@@ -43,9 +44,20 @@ export const registerSchema = z.object({
   email_verify_code: code,
 });
 
+/** The longest username an account can have (users.username is varchar(64); new ones ≤ 32). */
+export const USERNAME_MAX_LENGTH = 64;
+export const PASSWORD_MAX_LENGTH = 128;
+
 export const loginSchema = z.object({
-  username: z.string({ required_error: '请输入用户名和密码' }).trim().min(1, '请输入用户名和密码'),
-  password: z.string({ required_error: '请输入用户名和密码' }).min(1, '请输入用户名和密码'),
+  username: z
+    .string({ required_error: '请输入用户名和密码', invalid_type_error: '请输入用户名和密码' })
+    .trim()
+    .min(1, '请输入用户名和密码')
+    .max(USERNAME_MAX_LENGTH, `用户名不能超过${USERNAME_MAX_LENGTH}个字符`),
+  password: z
+    .string({ required_error: '请输入用户名和密码', invalid_type_error: '请输入用户名和密码' })
+    .min(1, '请输入用户名和密码')
+    .max(PASSWORD_MAX_LENGTH, `密码不能超过${PASSWORD_MAX_LENGTH}个字符`),
 });
 
 export const sendEmailCodeSchema = z.object({ email });
@@ -78,7 +90,7 @@ const resetUsername = z
   .trim()
   .min(1, '请输入用户名')
   .min(3, '用户名长度不能小于3位')
-  .max(64, '用户不存在');
+  .max(USERNAME_MAX_LENGTH, '用户不存在');
 const resetMethod = z.enum(['phone', 'email'], { errorMap: () => ({ message: '请选择验证方式' }) });
 const resetCode = z
   .string({ required_error: MSG_CODE_REQUIRED })
@@ -104,11 +116,7 @@ export const resetPasswordSchema = z.object({
 });
 
 export const adminUserListQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  size: z.coerce
-    .number()
-    .int()
-    .refine((n) => [10, 20, 50, 100].includes(n), '每页条数只能是 10、20、50 或 100')
-    .default(20),
-  keyword: z.string().trim().max(64).optional(),
+  page: pageField(),
+  size: pageSizeField([10, 20, 50, 100], 20),
+  keyword: z.string().trim().max(64, '关键词不能超过64个字符').optional(),
 });

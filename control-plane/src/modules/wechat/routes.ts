@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import { type AppState, currentUser, requireUser } from '../../framework/auth.js';
+import { requestOrigin } from '../../framework/proxy.js';
 import { parse } from '../../framework/validate.js';
 import type { WechatService } from './service.js';
 
@@ -22,7 +23,7 @@ export function wechatRoutes(wechat: WechatService): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api' });
 
   router.get('/auth/wechat/login', async (ctx) => {
-    ctx.body = wechat.authorizeUrl('login', ctx.origin);
+    ctx.body = wechat.authorizeUrl('login', requestOrigin(ctx));
   });
 
   // The console's /wechat-callback page posts WeChat's code and state here. For a binding the
@@ -38,7 +39,7 @@ export function wechatRoutes(wechat: WechatService): Router<AppState> {
   });
 
   router.get('/user/bind-wechat', requireUser, async (ctx) => {
-    ctx.body = wechat.authorizeUrl('bind', ctx.origin, currentUser(ctx));
+    ctx.body = wechat.authorizeUrl('bind', requestOrigin(ctx), currentUser(ctx));
   });
 
   return router;

@@ -9,7 +9,7 @@ import {
   takePendingDeploy,
 } from '../../lib/pending-deploy';
 import { imageQueryParams } from './categories';
-import { buildDeployPayload, checkEnv, checkEnvKey, filledEnv } from './deploy';
+import { buildDeployPayload, checkEnv, checkEnvKey, deployTotal, filledEnv } from './deploy';
 
 const image: AppImage = {
   id: 4,
@@ -88,23 +88,29 @@ describe('deploy drawer rules', () => {
     expect(checkEnv(many.slice(0, 32))).toBeNull();
   });
 
-  it('builds the body of POST /api/apps/deploy', () => {
-    expect(
-      buildDeployPayload(4, {
-        instanceName: ' my-app ',
-        gpuType: 'a100',
-        gpuCount: 2,
-        env: [
-          { key: 'MODEL', value: 'llama' },
-          { key: '', value: '' },
-        ],
-      }),
-    ).toEqual({
+  it('builds the body of POST /api/apps/deploy with the terms and the total the drawer showed', () => {
+    const values = {
+      instanceName: ' my-app ',
+      gpuType: 'a100' as const,
+      gpuCount: 2,
+      env: [
+        { key: 'MODEL', value: 'llama' },
+        { key: '', value: '' },
+      ],
+      agreeTerms: true,
+    };
+    expect(buildDeployPayload(4, values, 1.99)).toEqual({
       image_id: 4,
       instanceName: 'my-app',
       gpu_type: 'a100',
       gpuCount: 2,
       env: [{ key: 'MODEL', value: 'llama' }],
+      agreeTerms: true,
+      total_price: 3.98,
     });
+    // The purchase dialog's formula (integer fen): 3 × ¥0.07 is ¥0.21, not 0.21000000000000002.
+    expect(deployTotal(0.07, 3)).toBe(0.21);
+    expect(deployTotal(12.5, 8)).toBe(100);
+    expect(() => buildDeployPayload(4, { ...values, agreeTerms: false }, 1.99)).toThrow();
   });
 });

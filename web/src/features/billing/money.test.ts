@@ -1,19 +1,34 @@
 import { describe, expect, it } from 'vitest';
 import {
   formatHours,
+  PAYMENT_POLL_MAX_BACKOFF_MS,
   paymentStatusOf,
+  pollBackoffMs,
   resolveCodeUrl,
+  shouldRetryPoll,
   signedYuan,
   validateThreshold,
   validateTopUpAmount,
 } from './money';
 
 describe('payment rules', () => {
-  it('maps trade states: SUCCESS → success, NOTPAY → pending, anything else → failed', () => {
+  it('maps trade states: SUCCESS → success, NOTPAY/USERPAYING → pending, a definite failure → failed', () => {
     expect(paymentStatusOf('SUCCESS')).toBe('success');
     expect(paymentStatusOf('NOTPAY')).toBe('pending');
-    for (const s of ['CLOSED', 'PAYERROR', 'REVOKED', 'USERPAYING', undefined])
-      expect(paymentStatusOf(s)).toBe('failed');
+    // The user scanned and is entering the password: still waiting, not 支付出错.
+    expect(paymentStatusOf('USERPAYING')).toBe('pending');
+    expect(paymentStatusOf(undefined)).toBe('pending');
+    for (const s of ['CLOSED', 'PAYERROR', 'REVOKED', 'REFUND']) expect(paymentStatusOf(s)).toBe('failed');
+  });
+
+  it('retries a failed poll with backoff; only a definite refusal ends the QR flow', () => {
+    expect([1, 2, 3, 4, 5, 10].map(pollBackoffMs)).toEqual([3000, 6000, 12000, 24000, 30000, 30000]);
+    expect(pollBackoffMs(50)).toBe(PAYMENT_POLL_MAX_BACKOFF_MS);
+    // Network failures, timeouts, 429 and 5xx pass: retried.
+    expect(shouldRetryPoll(new TypeError('Failed to fetch'))).toBe(true);
+    for (const status of [0, 408, 429, 500, 502, 503]) expect(shouldRetryPoll({ status })).toBe(true);
+    // The session ended or the payment is not the user's: definite.
+    for (const status of [400, 401, 403, 404]) expect(shouldRetryPoll({ status })).toBe(false);
   });
 
   it('validates the top-up amount (minimum 1, 2 decimals) and the threshold (minimum 0)', () => {

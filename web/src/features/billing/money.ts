@@ -11,11 +11,40 @@ export const RECORD_PAGE_SIZES = [10, 20, 50, 100];
 export type TopUpMethod = 'wechat' | 'service';
 export type PaymentStatus = 'pending' | 'success' | 'failed';
 
-/** trade_state SUCCESS → success, NOTPAY → pending, anything else → failed (spec §4). */
+/** WeChat Pay's trade states of a payment still under way: the QR keeps waiting. */
+export const PENDING_TRADE_STATES = ['NOTPAY', 'USERPAYING'] as const;
+
+/**
+ * trade_state SUCCESS → success; NOTPAY and USERPAYING (the user is entering the password) →
+ * pending, as is no answer yet; any other state (CLOSED, REVOKED, PAYERROR, REFUND) is a
+ * definite failure (spec §4, with USERPAYING kept waiting).
+ */
 export function paymentStatusOf(tradeState: string | null | undefined): PaymentStatus {
   if (tradeState === 'SUCCESS') return 'success';
-  if (tradeState === 'NOTPAY') return 'pending';
+  if (!tradeState || (PENDING_TRADE_STATES as readonly string[]).includes(tradeState)) return 'pending';
   return 'failed';
+}
+
+/** The longest wait between two polls after failures. */
+export const PAYMENT_POLL_MAX_BACKOFF_MS = 30_000;
+
+/** The wait before retry number `failures` (1, 2, …) of a failed poll: 3 s, 6 s, 12 s … ≤ 30 s. */
+export function pollBackoffMs(failures: number): number {
+  return Math.min(PAYMENT_POLL_MAX_BACKOFF_MS, PAYMENT_POLL_MS * 2 ** Math.max(0, failures - 1));
+}
+
+/**
+ * Whether a failed poll is tried again: a network failure, a timeout, 429 or a 5xx is passing
+ * (retried with backoff, the QR stays); 401/403/404 are definite (the session ended, the payment is
+ * not the user's) and end the flow.
+ */
+export function shouldRetryPoll(error: unknown): boolean {
+  const status =
+    typeof error === 'object' && error !== null && 'status' in error
+      ? (error as { status: unknown }).status
+      : undefined;
+  if (typeof status !== 'number' || status === 0) return true;
+  return status === 408 || status === 429 || status >= 500;
 }
 
 const TRADE_STATE_TEXT: Record<string, string> = {
@@ -24,6 +53,7 @@ const TRADE_STATE_TEXT: Record<string, string> = {
   PAYERROR: '支付失败',
   REFUND: '订单已退款',
   USERPAYING: '用户支付中',
+  NOTPAY: '等待支付',
 };
 
 export function tradeStateText(state: string): string {

@@ -4,7 +4,9 @@ import { api } from '../../../lib/api-client';
 import { apiKeyKeys } from '../../../lib/query-keys';
 
 export const createApiKey = (name: string) => api.post<ApiKey>('/api/api-keys/', { name });
-export const revealApiKey = (id: number) => api.get<RevealedApiKey>(`/api/api-keys/${id}/reveal`);
+/** The full key: the server asks for the current password again. */
+export const revealApiKey = (id: number, password: string) =>
+  api.post<RevealedApiKey>(`/api/api-keys/${id}/reveal`, { password });
 export const deleteApiKey = (id: number) => api.delete<{ ok: boolean }>(`/api/api-keys/${id}`);
 
 export function useCreateApiKey() {

@@ -1,6 +1,6 @@
 import type { ApiKey } from '@gpucloud/control-plane/api';
 import { createColumnHelper, getCoreRowModel, useReactTable } from '@tanstack/react-table';
-import { App, Button, Popconfirm, Space, Typography } from 'antd';
+import { App, Button, Input, Modal, Popconfirm, Space, Typography } from 'antd';
 import { createContext, useContext, useEffect, useRef, useState } from 'react';
 import { DataTable } from '../../../components/data-table';
 import { errorDetail, withDetail } from '../../../lib/api-client';
@@ -10,15 +10,16 @@ import { REVEAL_MS } from '../types';
 
 interface Revealed {
   keys: Record<number, string>;
-  reveal(id: number): void;
+  /** Resolves once shown; rejects with the server's refusal (a wrong password). */
+  reveal(id: number, password: string): Promise<void>;
   hide(id: number): void;
 }
 
 /** What is revealed lives in a context, so the columns stay constant and rows never remount. */
-const RevealedContext = createContext<Revealed>({ keys: {}, reveal: () => {}, hide: () => {} });
+const RevealedContext = createContext<Revealed>({ keys: {}, reveal: async () => {}, hide: () => {} });
 
 /** Revealed keys by id; each one is masked again after 10 s. */
-function useRevealed(onError: (error: unknown) => void): Revealed {
+function useRevealed(): Revealed {
   const [keys, setKeys] = useState<Record<number, string>>({});
   const timers = useRef(new Map<number, number>());
   useEffect(() => {
@@ -32,15 +33,14 @@ function useRevealed(onError: (error: unknown) => void): Revealed {
     timers.current.delete(id);
     setKeys(({ [id]: _gone, ...rest }) => rest);
   };
-  const reveal = (id: number) => {
-    revealApiKey(id).then((answer) => {
-      window.clearTimeout(timers.current.get(id));
-      setKeys((current) => ({ ...current, [id]: answer.key }));
-      timers.current.set(
-        id,
-        window.setTimeout(() => hide(id), REVEAL_MS),
-      );
-    }, onError);
+  const reveal = async (id: number, password: string) => {
+    const answer = await revealApiKey(id, password);
+    window.clearTimeout(timers.current.get(id));
+    setKeys((current) => ({ ...current, [id]: answer.key }));
+    timers.current.set(
+      id,
+      window.setTimeout(() => hide(id), REVEAL_MS),
+    );
   };
   return { keys, reveal, hide };
 }
@@ -54,16 +54,67 @@ function KeyCell({ apiKey }: { apiKey: ApiKey }) {
   );
 }
 
+/** 显示 asks for the login password first (the server checks it again before answering the key). */
 function RevealButton({ apiKey }: { apiKey: ApiKey }) {
+  const { message } = App.useApp();
   const revealed = useContext(RevealedContext);
-  return revealed.keys[apiKey.id] ? (
-    <Button type="link" size="small" onClick={() => revealed.hide(apiKey.id)}>
-      隐藏
-    </Button>
-  ) : (
-    <Button type="link" size="small" onClick={() => revealed.reveal(apiKey.id)}>
-      显示
-    </Button>
+  const [asking, setAsking] = useState(false);
+  const [password, setPassword] = useState('');
+  const [pending, setPending] = useState(false);
+  const close = () => {
+    setAsking(false);
+    setPassword('');
+  };
+  const confirm = async () => {
+    if (!password) {
+      message.error('请输入登录密码');
+      return;
+    }
+    setPending(true);
+    try {
+      await revealed.reveal(apiKey.id, password);
+      close();
+    } catch (error) {
+      message.error(withDetail('显示密钥失败', error));
+    } finally {
+      setPending(false);
+    }
+  };
+  if (revealed.keys[apiKey.id])
+    return (
+      <Button type="link" size="small" onClick={() => revealed.hide(apiKey.id)}>
+        隐藏
+      </Button>
+    );
+  return (
+    <>
+      <Button type="link" size="small" onClick={() => setAsking(true)}>
+        显示
+      </Button>
+      <Modal
+        open={asking}
+        title="验证登录密码"
+        okText="确定"
+        cancelText="取消"
+        confirmLoading={pending}
+        onOk={() => void confirm()}
+        onCancel={close}
+        destroyOnHidden
+      >
+        <Typography.Paragraph type="secondary">
+          查看完整密钥前，请输入当前账号的登录密码。
+        </Typography.Paragraph>
+        <Input.Password
+          autoFocus
+          aria-label="登录密码"
+          placeholder="请输入登录密码"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          onPressEnter={() => void confirm()}
+        />
+      </Modal>
+    </>
   );
 }
 
@@ -114,8 +165,7 @@ const columns = [
 ];
 
 export function ApiKeyTable({ keys, loading }: { keys: ApiKey[]; loading: boolean }) {
-  const { message } = App.useApp();
-  const revealed = useRevealed((error) => message.error(withDetail('显示密钥失败', error)));
+  const revealed = useRevealed();
   const table = useReactTable({
     data: keys,
     columns,

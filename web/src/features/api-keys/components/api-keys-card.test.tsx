@@ -3,7 +3,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { routes } from '../../../app/router';
 import { setSession } from '../../../lib/auth';
-import { fakeServer, getButton, renderRoutes } from '../../../test/render';
+import { fakeServer, getButton, renderRoutes, dialog as topDialog } from '../../../test/render';
 
 // The first render of a lazily loaded route compiles it: warm the modules up outside the tests.
 beforeAll(async () => {
@@ -70,17 +70,32 @@ describe('API keys on the profile', () => {
     );
   }, 60_000);
 
-  it('reveals a key for 10 seconds, then masks it again', async () => {
+  it('asks for the password, reveals a key for 10 seconds, then masks it again', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    fakeServer({
+    const { requests } = fakeServer({
       'GET /api/user/info': () => ({ body: profile }),
       'GET /api/api-keys/': () => ({ body: { items: [key(3)], total: 1 } }),
-      'GET /api/api-keys/3/reveal': () => ({ body: { id: 3, key: `${FULL}3` } }),
+      'POST /api/api-keys/3/reveal': (req) =>
+        (req.body as { password?: string }).password === 'right-one'
+          ? { body: { id: 3, key: `${FULL}3` } }
+          : { status: 403, body: { detail: '登录密码错误，无法查看密钥' } },
     });
     renderRoutes(routes, '/user/profile');
     const row = await screen.findByTestId('api-key-row-3');
     fireEvent.click(getButton(row, '显示'));
+    await screen.findByText('查看完整密钥前，请输入当前账号的登录密码。');
+    const prompt = topDialog();
+    fireEvent.change(within(prompt).getByLabelText('登录密码'), { target: { value: 'wrong' } });
+    fireEvent.click(getButton(prompt, '确定'));
+    expect(await screen.findByText('显示密钥失败：登录密码错误，无法查看密钥')).toBeTruthy();
+    expect(within(row).getByTestId('api-key-value').textContent).not.toContain(`${FULL}3`);
+    fireEvent.change(within(prompt).getByLabelText('登录密码'), { target: { value: 'right-one' } });
+    fireEvent.click(getButton(prompt, '确定'));
     await waitFor(() => expect(within(row).getByTestId('api-key-value').textContent).toContain(`${FULL}3`));
+    expect(requests.filter((r) => r.method === 'POST').map((r) => r.body)).toEqual([
+      { password: 'wrong' },
+      { password: 'right-one' },
+    ]);
     await act(async () => {
       vi.advanceTimersByTime(9_000);
     });

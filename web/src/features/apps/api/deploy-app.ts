@@ -1,7 +1,7 @@
 import type { DeployAnswer, DeployPayload } from '@gpucloud/control-plane/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { containerKeys, marketKeys } from '../../../lib/query-keys';
+import { appKeys, containerKeys, marketKeys } from '../../../lib/query-keys';
 
 export interface DeployRequest {
   payload: DeployPayload;
@@ -23,6 +23,7 @@ export function useDeployApp() {
       Promise.all([
         queryClient.invalidateQueries({ queryKey: containerKeys.all }),
         queryClient.invalidateQueries({ queryKey: marketKeys.all }),
+        queryClient.invalidateQueries({ queryKey: [...appKeys.all, 'deploy-quote'] }),
       ]),
   });
 }

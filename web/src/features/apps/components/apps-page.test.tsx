@@ -1,4 +1,4 @@
-import type { AppImage } from '@gpucloud/control-plane/api';
+import type { AppImage, CloudProduct } from '@gpucloud/control-plane/api';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { routes } from '../../../app/router';
@@ -10,6 +10,7 @@ import {
   getButton,
   type RecordedRequest,
   renderRoutes,
+  selectInput,
   waitForButton,
 } from '../../../test/render';
 
@@ -154,54 +155,152 @@ describe('details and the deploy drawer', { timeout: 60_000 }, () => {
     expect(await screen.findByText('一键部署 - PyTorch 2.5.1')).toBeTruthy();
   }
 
-  it('deploys with instance name, GPU model and count and environment variables', async () => {
+  const product = (gpuType: string, price: number): CloudProduct => ({
+    id: gpuType === 'a100' ? 2 : 1,
+    name: gpuType === 'a100' ? 'A100 服务器' : '4090 服务器',
+    region: '华东一区',
+    gpu_type: gpuType === 'a100' ? 'A100' : 'RTX 4090',
+    gpu_count: '8/8',
+    gpu_available: 8,
+    gpu_total: 8,
+    cpu_model: 'EPYC',
+    cpu_cores: 64,
+    memory: '512GB',
+    disk_size: '2TB',
+    price,
+    no_gpu_price: 0.5,
+    server_config: { system_gpu_type: 'ubuntu' },
+    status: 'available',
+    node_id: 1,
+    simulated: true,
+    warm_version_ids: [],
+  });
+  /** The quote: RTX 4090 at ¥1.99/卡/时, A100 at ¥0.07/卡/时 (so 3 cards cost ¥0.21, in fen). */
+  const quote = {
+    'GET /api/apps/deploy-quote': (request: RecordedRequest) =>
+      request.search.get('gpu_type') === 'a100'
+        ? { body: product('a100', 0.07) }
+        : { body: product('rtx4090', 1.99) },
+  };
+  const terms = () => screen.getByTestId('deploy-terms') as HTMLInputElement;
+  const deployButton = () => screen.getByTestId('deploy-submit') as HTMLButtonElement;
+
+  it('shows the price of the chosen GPU model and count, and deploys only once the terms are ticked', async () => {
     const { requests } = catalogue({
+      ...quote,
       'POST /api/apps/deploy': () => ({
         status: 201,
-        body: { container_id: 'c-new', status: 'creating', product_id: 1, total_price: 3.98 },
+        body: { container_id: 'c-new', status: 'creating', product_id: 2, total_price: 0.21 },
       }),
       'GET /api/containers': () => ({ body: { items: [], total: 0 } }),
     });
     const { router } = renderRoutes(routes, '/apps');
     await openDeploy();
+    const price = screen.getByTestId('deploy-price');
+    // 1 × RTX 4090 for one hour, the purchase dialog's summary and formula.
+    await waitFor(() => expect(within(price).getByTestId('purchase-total').textContent).toBe('¥1.99'));
+    expect(within(price).getByText('4090 服务器')).toBeTruthy();
+    expect(within(price).getByTestId('deploy-hourly').textContent).toBe('¥1.99/时');
+    expect(within(price).getByTestId('purchase-formula').textContent).toBe(
+      '¥1.99/卡/时 × 1卡 × 1小时 = ¥1.99',
+    );
+    expect(
+      within(price).getByText(
+        '按小时计费：运行期间每小时 ¥1.99，按实际运行时长从余额扣费；账户余额需至少可支付1小时费用。',
+      ),
+    ).toBeTruthy();
+    // The terms: the purchase dialog's words, with the agreement one click away.
+    expect(terms().closest('label')?.querySelector('a')?.getAttribute('href')).toBe('/agreement');
+    expect(terms().closest('label')?.textContent).toBe('我已阅读并同意服务条款');
+    expect(terms().checked).toBe(false);
+    expect(deployButton().disabled).toBe(true);
+
     fireEvent.change(screen.getByLabelText('实例名称'), { target: { value: 'my-llm' } });
     fireEvent.click(screen.getByText('A100'));
+    fireEvent.mouseDown(selectInput(document.body, 'GPU 数量'));
+    fireEvent.click(await screen.findByTitle('3 卡'));
+    await waitFor(() => expect(within(price).getByTestId('purchase-total').textContent).toBe('¥0.21'));
+    expect(within(price).getByText('A100 服务器')).toBeTruthy();
+    expect(within(price).getByTestId('purchase-formula').textContent).toBe(
+      '¥0.07/卡/时 × 3卡 × 1小时 = ¥0.21',
+    );
+    expect(
+      requests
+        .filter((r) => r.path === '/api/apps/deploy-quote')
+        .map((r) => r.search.toString())
+        .at(-1),
+    ).toBe('image_id=4&gpu_type=a100&gpuCount=3');
+
     fireEvent.click(getButton(document.body, '添加环境变量'));
     fireEvent.change(screen.getByLabelText('环境变量1名称'), { target: { value: 'NVIDIA_X' } });
     fireEvent.change(screen.getByLabelText('环境变量1值'), { target: { value: '1' } });
-    fireEvent.click(getButton(document.body, '部署'));
+    expect(deployButton().disabled).toBe(true);
+    fireEvent.click(terms());
+    await waitFor(() => expect(deployButton().disabled).toBe(false));
+    fireEvent.click(deployButton());
     expect(await screen.findByText('不能设置 NVIDIA_ 开头的环境变量（NVIDIA_REQUIRE_* 除外）')).toBeTruthy();
     fireEvent.change(screen.getByLabelText('环境变量1名称'), { target: { value: 'MODEL' } });
-    fireEvent.click(getButton(document.body, '部署'));
+    fireEvent.click(deployButton());
 
     await waitFor(() => expect(router.state.location.pathname).toBe('/user/containers'));
     expect(await screen.findByText('实例已创建，正在拉取镜像并启动，进度见我的容器')).toBeTruthy();
-    const deploy = requests.find((r) => r.method === 'POST' && r.path === '/api/apps/deploy');
-    expect(deploy?.headers['Idempotency-Key']).toMatch(/^[0-9a-f-]{36}$/);
-    expect(deploy?.body).toEqual({
+    const deploys = requests.filter((r) => r.method === 'POST' && r.path === '/api/apps/deploy');
+    expect(deploys).toHaveLength(1);
+    expect(deploys[0]?.headers['Idempotency-Key']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(deploys[0]?.body).toEqual({
       image_id: 4,
       instanceName: 'my-llm',
       gpu_type: 'a100',
-      gpuCount: 1,
+      gpuCount: 3,
       env: [{ key: 'MODEL', value: '1' }],
+      agreeTerms: true,
+      total_price: 0.21,
     });
+  });
+
+  it('unticking the terms disables 部署 again; no server for the choice says so and cannot deploy', async () => {
+    const { requests } = catalogue({
+      'GET /api/apps/deploy-quote': (request) =>
+        request.search.get('gpu_type') === 'a100'
+          ? { status: 409, body: { detail: '暂无满足条件的服务器，请更换 GPU 型号或减少数量' } }
+          : { body: product('rtx4090', 1.99) },
+    });
+    renderRoutes(routes, '/apps');
+    await openDeploy();
+    await waitFor(() => expect(screen.getByTestId('purchase-total').textContent).toBe('¥1.99'));
+    fireEvent.click(terms());
+    await waitFor(() => expect(deployButton().disabled).toBe(false));
+    fireEvent.click(terms());
+    await waitFor(() => expect(deployButton().disabled).toBe(true));
+    fireEvent.click(terms());
+    fireEvent.click(screen.getByText('A100'));
+    expect(
+      await screen.findByText('无法获取价格：暂无满足条件的服务器，请更换 GPU 型号或减少数量'),
+    ).toBeTruthy();
+    expect(screen.queryByTestId('purchase-total')).toBeNull();
+    expect(deployButton().disabled).toBe(true);
+    expect(requests.some((r) => r.method === 'POST')).toBe(false);
   });
 
   it('a refusal says 创建失败 with the server detail; an accepted one says it is being created', async () => {
     let refuse = true;
     catalogue({
+      ...quote,
       'POST /api/apps/deploy': () =>
         refuse
-          ? { status: 409, body: { detail: '暂无满足条件的服务器，请更换 GPU 型号或减少数量' } }
+          ? { status: 400, body: { detail: '价格已变化，请刷新后重试' } }
           : { status: 201, body: { container_id: 'c-new', status: 'creating' } },
       'GET /api/containers': () => ({ body: { items: [], total: 0 } }),
     });
     const { router } = renderRoutes(routes, '/apps');
     await openDeploy();
-    fireEvent.click(getButton(document.body, '部署'));
-    expect(await screen.findByText('创建失败：暂无满足条件的服务器，请更换 GPU 型号或减少数量')).toBeTruthy();
+    await waitFor(() => expect(screen.getByTestId('purchase-total').textContent).toBe('¥1.99'));
+    fireEvent.click(terms());
+    await waitFor(() => expect(deployButton().disabled).toBe(false));
+    fireEvent.click(deployButton());
+    expect(await screen.findByText('创建失败：价格已变化，请刷新后重试')).toBeTruthy();
     refuse = false;
-    fireEvent.click(getButton(document.body, '部署'));
+    fireEvent.click(deployButton());
     expect(await screen.findByText('实例已创建，正在拉取镜像并启动，进度见我的容器')).toBeTruthy();
     await waitFor(() => expect(router.state.location.pathname).toBe('/user/containers'));
   });

@@ -1,22 +1,43 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import type { AppImage } from '@gpucloud/control-plane/api';
-import { App, Button, Drawer, Flex, Form, Input, Radio, Select, Typography } from 'antd';
+import {
+  Alert,
+  App,
+  Button,
+  Checkbox,
+  Descriptions,
+  Divider,
+  Drawer,
+  Flex,
+  Form,
+  Input,
+  Radio,
+  Select,
+  Skeleton,
+  Typography,
+} from 'antd';
 import { useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import { ApiError, withServerDetail } from '../../../lib/api-client';
 import { ruleFrom } from '../../../lib/form-rules';
+import { formatYuan } from '../../../lib/format';
 import { defaultInstanceName, MSG_CREATED } from '../../../lib/instances';
 import { randomId } from '../../../lib/uuid';
+import { PriceSummary } from '../../market/components/price-summary';
 import { useDeployApp } from '../api/deploy-app';
+import { useDeployQuote } from '../api/get-deploy-quote';
 import {
   buildDeployPayload,
   checkEnvKey,
+  DEPLOY_BILLING,
   DEPLOY_GPU_COUNTS,
   DEPLOY_GPU_TYPES,
   type DeployFormValues,
+  deployTotal,
   filledEnv,
   MAX_ENV_ENTRIES,
   MSG_ENV_MAX,
+  MSG_TERMS_REQUIRED,
 } from '../deploy';
 import type { EnvEntry } from '../types';
 
@@ -31,12 +52,21 @@ export function DeployDrawer({ image, onClose }: { image: AppImage; onClose: () 
     gpuType: 'rtx4090',
     gpuCount: 1,
     env: [],
+    agreeTerms: false,
   }));
   const deploy = useDeployApp();
+  const gpuType = Form.useWatch('gpuType', form) ?? initialValues.gpuType;
+  const gpuCount = Form.useWatch('gpuCount', form) ?? initialValues.gpuCount;
+  const agreed = Form.useWatch('agreeTerms', form) === true;
+  // The server a deploy would use now, and so the price charged: shown before anything is bought.
+  const quote = useDeployQuote(image.id, gpuType, gpuCount);
+  const product = quote.data;
+  const total = product ? deployTotal(product.price, gpuCount) : null;
 
-  const submit = (values: DeployFormValues) =>
+  const submit = (values: DeployFormValues) => {
+    if (!product) return;
     deploy.mutate(
-      { payload: buildDeployPayload(image.id, values), idempotencyKey },
+      { payload: buildDeployPayload(image.id, values, product.price), idempotencyKey },
       {
         onSuccess: () => {
           message.success(MSG_CREATED);
@@ -52,6 +82,7 @@ export function DeployDrawer({ image, onClose }: { image: AppImage; onClose: () 
         },
       },
     );
+  };
 
   const envKeyRule = (index: number) =>
     ruleFrom((key?: string) => {
@@ -72,7 +103,13 @@ export function DeployDrawer({ image, onClose }: { image: AppImage; onClose: () 
       footer={
         <Flex justify="flex-end" gap={8}>
           <Button onClick={onClose}>取消</Button>
-          <Button type="primary" loading={deploy.isPending} onClick={() => form.submit()}>
+          <Button
+            type="primary"
+            data-testid="deploy-submit"
+            disabled={!agreed || !product}
+            loading={deploy.isPending}
+            onClick={() => form.submit()}
+          >
             部署
           </Button>
         </Flex>
@@ -148,6 +185,49 @@ export function DeployDrawer({ image, onClose }: { image: AppImage; onClose: () 
           镜像：{image.framework.name} {image.framework.version.name}。将按小时计费，在满足所选 GPU
           型号与数量的最低价服务器上创建实例并自动启动。
         </Typography.Paragraph>
+        <Divider style={{ margin: '12px 0' }} />
+        <div data-testid="deploy-price">
+          {quote.isError ? (
+            <Alert type="warning" showIcon message={withServerDetail('无法获取价格', quote.error)} />
+          ) : !product || total === null ? (
+            <Skeleton active paragraph={{ rows: 2 }} title={false} />
+          ) : (
+            <>
+              <Descriptions size="small" column={2} style={{ marginBottom: 12 }}>
+                <Descriptions.Item label="服务器">{product.name}</Descriptions.Item>
+                <Descriptions.Item label="地区">{product.region}</Descriptions.Item>
+                <Descriptions.Item label="GPU 型号">{product.gpu_type}</Descriptions.Item>
+                <Descriptions.Item label="每小时">
+                  <span data-testid="deploy-hourly">{formatYuan(total)}/时</span>
+                </Descriptions.Item>
+              </Descriptions>
+              <PriceSummary
+                unitPrice={product.price}
+                gpuCount={gpuCount}
+                duration={DEPLOY_BILLING.duration}
+                billingType={DEPLOY_BILLING.billingType}
+                total={total}
+              />
+              <Typography.Paragraph type="secondary" style={{ marginTop: 8, marginBottom: 0 }}>
+                按小时计费：运行期间每小时 {formatYuan(total)}
+                ，按实际运行时长从余额扣费；账户余额需至少可支付1小时费用。
+              </Typography.Paragraph>
+            </>
+          )}
+        </div>
+        <Form.Item
+          name="agreeTerms"
+          valuePropName="checked"
+          style={{ marginTop: 16, marginBottom: 0 }}
+          rules={[ruleFrom((v?: boolean) => (v ? null : MSG_TERMS_REQUIRED))]}
+        >
+          <Checkbox data-testid="deploy-terms">
+            我已阅读并同意
+            <Link to="/agreement" target="_blank" rel="noopener noreferrer">
+              服务条款
+            </Link>
+          </Checkbox>
+        </Form.Item>
       </Form>
     </Drawer>
   );

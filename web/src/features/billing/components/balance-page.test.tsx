@@ -91,4 +91,35 @@ describe('balance', () => {
     await waitFor(() => expect(screen.getByText('充值成功')).toBeTruthy(), { timeout: 12_000 });
     expect(polls).toBeGreaterThanOrEqual(2);
   }, 20_000);
+
+  it('keeps the QR through USERPAYING and a failed poll, then reports 充值成功', async () => {
+    const answers = ['USERPAYING', 'ERROR', 'SUCCESS'];
+    let polls = 0;
+    fakeServer({
+      ...money,
+      'POST /api/billing/wechat/create': () => ({
+        status: 201,
+        body: {
+          out_trade_no: 'P2',
+          code_url: 'weixin://wxpay/bizpayurl?pr=x',
+          amount: 100,
+          provider: 'wechat',
+        },
+      }),
+      'GET /api/billing/wechat/query': () => {
+        const state = answers[Math.min(polls++, answers.length - 1)];
+        return state === 'ERROR'
+          ? { status: 503, body: { detail: '微信支付服务暂时不可用，请稍后再试或选择其他支付方式' } }
+          : { body: { out_trade_no: 'P2', trade_state: state } };
+      },
+    });
+    renderRoutes(routes, '/user/balance');
+    fireEvent.click(await waitForButton(document.body, '充值'));
+    fireEvent.click(await waitForButton(document.body, '确认充值'));
+    await screen.findByTestId('payment-qr-image');
+    expect(await screen.findByText('用户支付中…')).toBeTruthy();
+    await waitFor(() => expect(screen.getByText('充值成功')).toBeTruthy(), { timeout: 15_000 });
+    expect(polls).toBeGreaterThanOrEqual(3);
+    expect(screen.queryByText(/支付出错/)).toBeNull();
+  }, 25_000);
 });

@@ -9,9 +9,11 @@ import { cancelWechatPayment, queryWechatPayment, useInvalidateMoney } from '../
 import {
   PAYMENT_POLL_MS,
   paymentStatusOf,
+  pollBackoffMs,
   QR_MARGIN,
   QR_SIZE,
   resolveCodeUrl,
+  shouldRetryPoll,
   tradeStateText,
   yuan,
 } from '../money';
@@ -50,8 +52,10 @@ export function QrImage({ text, testId }: { text: string; testId?: string }) {
 }
 
 /**
- * The WeChat QR payment: the code is shown, the state polled every 3 s (SUCCESS → success,
- * NOTPAY → pending, anything else → failed); cancelling stops polling, tells the server (it
+ * The WeChat QR payment: the code is shown, the state polled every 3 s (SUCCESS → success; a
+ * definite failure such as CLOSED or PAYERROR → failed; NOTPAY and USERPAYING keep waiting). A
+ * poll that fails for a passing reason (network, 5xx) is retried with backoff while the QR stays;
+ * only a definite refusal (401/403/404) ends it. Cancelling stops polling, tells the server (it
  * closes the order) and closes the component.
  */
 export function PaymentQr({
@@ -79,6 +83,8 @@ export function PaymentQr({
         : PAYMENT_POLL_MS;
     },
     refetchIntervalInBackground: true,
+    retry: (_failures, error) => !done.current && shouldRetryPoll(error),
+    retryDelay: (failures) => pollBackoffMs(failures),
   });
   const tradeState = state.data?.trade_state;
 
@@ -125,9 +131,13 @@ export function PaymentQr({
       </Typography.Text>
       <QrImage text={target} testId="payment-qr-image" />
       <Typography.Text type="secondary">
-        {paymentStatusOf(tradeState) === 'pending' || !tradeState
-          ? '等待支付…'
-          : tradeStateText(tradeState ?? '')}
+        {state.failureCount > 0 && state.fetchStatus === 'fetching'
+          ? '网络异常，正在重试…'
+          : tradeState === 'USERPAYING'
+            ? '用户支付中…'
+            : paymentStatusOf(tradeState) === 'pending' || !tradeState
+              ? '等待支付…'
+              : tradeStateText(tradeState ?? '')}
       </Typography.Text>
       {payment.provider === 'sandbox' ? (
         <Typography.Text type="secondary" style={{ fontSize: 12, textAlign: 'center' }}>

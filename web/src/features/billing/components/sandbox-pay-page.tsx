@@ -10,7 +10,8 @@ import { yuan } from '../money';
 /**
  * /pay/sandbox/{out_trade_no}: what the QR code opens when WeChat Pay is not configured. Its
  * button pays; the console's polling then sees SUCCESS and the balance is credited through the
- * same path as a real payment notification.
+ * same path as a real payment notification. Only the order's owner, signed in, may pay it (the
+ * server answers 401 otherwise, which leads to the login page, and 403 to another user).
  */
 export function SandboxPayPage() {
   const { message } = App.useApp();
