@@ -186,12 +186,35 @@ function canBind(port: number, host: string): Promise<boolean> {
  * and e2e's agents allocate from bands of their own (control-plane/test/agents.ts).
  */
 export async function freeHostPort(start = 28800, end = 30999): Promise<number> {
+  // A created or stopped container holds its published ports in Docker without binding them:
+  // those are skipped too, as are the ports this process handed out already.
+  const published = new Set<number>();
+  const docker = testDocker();
+  for (const c of await docker.listContainers({ all: true })) {
+    for (const p of c.Ports ?? []) if (p.PublicPort) published.add(p.PublicPort);
+    if (c.State === 'running') continue;
+    // Docker lists the ports of running containers only; a stopped one still holds its bindings.
+    const bindings = await docker
+      .getContainer(c.Id)
+      .inspect()
+      .then((i) => Object.values(i.HostConfig.PortBindings ?? {}))
+      .catch(() => []);
+    for (const list of bindings) {
+      for (const b of (list ?? []) as { HostPort?: string }[])
+        if (b.HostPort) published.add(Number(b.HostPort));
+    }
+  }
   for (let attempt = 0; attempt < 200; attempt++) {
     const port = start + Math.floor(Math.random() * (end - start + 1));
-    if ((await canBind(port, '127.0.0.1')) && (await canBind(port, '0.0.0.0'))) return port;
+    if (published.has(port) || handedOut.has(port)) continue;
+    if ((await canBind(port, '127.0.0.1')) && (await canBind(port, '0.0.0.0'))) {
+      handedOut.add(port);
+      return port;
+    }
   }
   throw new Error('no free port found');
 }
+const handedOut = new Set<number>();
 
 let counter = 0;
 export function uniqueId(prefix: string): string {
