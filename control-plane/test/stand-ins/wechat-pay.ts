@@ -1,4 +1,11 @@
-import { createCipheriv, createSign, createVerify, type KeyObject, randomBytes } from 'node:crypto';
+import {
+  createCipheriv,
+  createSign,
+  createVerify,
+  generateKeyPairSync,
+  type KeyObject,
+  randomBytes,
+} from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { listen, readBody, type StandIn } from './http.js';
 
@@ -24,6 +31,36 @@ interface Order {
 }
 
 const AUTH = /^WECHATPAY2-SHA256-RSA2048 (.+)$/;
+
+/**
+ * A merchant's and the platform's keys for one test file, and the control plane's `wechatPay`
+ * settings talking to a stand-in at `baseUrl` (`overrides` to break one on purpose).
+ */
+export function wechatPayTestKeys() {
+  const merchant = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const platform = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const keys = {
+    mchId: '1900000109',
+    appId: 'wxd678efh567hg6787',
+    merchantSerial: '5157F09EFDC096DE15EBE81A47057A7232F1B8E1',
+    merchantPublicKey: merchant.publicKey,
+    platformSerial: 'PUB_KEY_ID_0114232134912410000000000000',
+    platformPrivateKey: platform.privateKey,
+    apiV3Key: randomBytes(16).toString('hex'),
+  };
+  const settings = (baseUrl: string, overrides: { serialNo?: string } = {}) => ({
+    mchId: keys.mchId,
+    appId: keys.appId,
+    serialNo: overrides.serialNo ?? keys.merchantSerial,
+    privateKey: merchant.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    apiV3Key: keys.apiV3Key,
+    platformPublicKey: platform.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    platformSerial: keys.platformSerial,
+    notifyUrl: 'https://gpu.example.com/api/billing/wechat/notify',
+    baseUrl,
+  });
+  return { keys, settings };
+}
 
 /**
  * A stand-in for WeChat Pay API v3 (api.mch.weixin.qq.com) on 127.0.0.1: Native order, query by

@@ -1,20 +1,10 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, startTestControlPlane } from '../../../test/harness.js';
-import { startWechatPayStandIn } from '../../../test/stand-ins/wechat-pay.js';
+import { startWechatPayStandIn, wechatPayTestKeys } from '../../../test/stand-ins/wechat-pay.js';
 import type { RunningControlPlane } from '../../platform.js';
 
-const merchant = generateKeyPairSync('rsa', { modulusLength: 2048 });
-const platform = generateKeyPairSync('rsa', { modulusLength: 2048 });
-const keys = {
-  mchId: '1900000109',
-  appId: 'wxd678efh567hg6787',
-  merchantSerial: '5157F09EFDC096DE15EBE81A47057A7232F1B8E1',
-  merchantPublicKey: merchant.publicKey,
-  platformSerial: 'PUB_KEY_ID_0114232134912410000000000000',
-  platformPrivateKey: platform.privateKey,
-  apiV3Key: randomBytes(16).toString('hex'),
-};
+const { keys, settings } = wechatPayTestKeys();
 let standIn: Awaited<ReturnType<typeof startWechatPayStandIn>>;
 let cp: RunningControlPlane;
 
@@ -22,17 +12,7 @@ beforeAll(async () => {
   standIn = await startWechatPayStandIn(keys);
   cp = await startTestControlPlane({
     billingJobs: false,
-    wechatPay: {
-      mchId: keys.mchId,
-      appId: keys.appId,
-      serialNo: keys.merchantSerial,
-      privateKey: merchant.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-      apiV3Key: keys.apiV3Key,
-      platformPublicKey: platform.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-      platformSerial: keys.platformSerial,
-      notifyUrl: 'https://gpu.example.com/api/billing/wechat/notify',
-      baseUrl: standIn.url,
-    },
+    wechatPay: settings(standIn.url),
   });
 });
 afterAll(async () => {
@@ -166,17 +146,7 @@ describe('WeChat Pay API v3 (Native) against a stand-in speaking the protocol', 
     await api.register('payer4');
     const bad = await startTestControlPlane({
       billingJobs: false,
-      wechatPay: {
-        mchId: keys.mchId,
-        appId: keys.appId,
-        serialNo: 'WRONG-SERIAL',
-        privateKey: merchant.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-        apiV3Key: keys.apiV3Key,
-        platformPublicKey: platform.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-        platformSerial: keys.platformSerial,
-        notifyUrl: 'https://gpu.example.com/api/billing/wechat/notify',
-        baseUrl: standIn.url,
-      },
+      wechatPay: settings(standIn.url, { serialNo: 'WRONG-SERIAL' }),
     });
     try {
       const client = new ApiClient(bad.url);
