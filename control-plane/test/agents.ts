@@ -57,6 +57,8 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
     volumeRoot,
     stateDir,
     nodeName: `test-${token.slice(0, 6)}`,
+    // A node name per agent: a network kept for later would outlive the test.
+    tenantNetworkIdle: 0,
     heartbeatIntervalMs: 500,
     ...(options.reconcileIntervalMs ? { reconcileIntervalMs: options.reconcileIntervalMs } : {}),
   });

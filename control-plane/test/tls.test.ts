@@ -107,6 +107,8 @@ beforeAll(async () => {
     toolboxDir: inject('toolboxDir'),
     volumeRoot: mkdirIn(scratch, 'volumes'),
     stateDir: mkdirIn(scratch, 'state'),
+    nodeName: `test-tls-${token.slice(0, 6)}`,
+    tenantNetworkIdle: 0,
     tls: {
       certFile: path.join(pki.dir, 'agent.crt'),
       keyFile: path.join(pki.dir, 'agent.key'),

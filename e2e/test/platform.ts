@@ -52,6 +52,8 @@ export async function startPlatform(options: { console?: boolean } = {}): Promis
     stateDir,
     // A test- name: containers an interrupted run leaves are cleaned by the next (not npm start's).
     nodeName: `test-e2e-${token.slice(0, 6)}`,
+    // A node name per agent: a network kept for later would outlive the test.
+    tenantNetworkIdle: 0,
     heartbeatIntervalMs: 1000,
   });
   // Every setting as a deployment without overrides has it (lifecycle, storage, money), then the test's.

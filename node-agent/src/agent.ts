@@ -121,6 +121,7 @@ export async function startAgent(options: AgentOptions, runtime: AgentRuntime = 
           firewall: new TenantFirewall({ log, ...(runtime.iptables ? { run: runtime.iptables } : {}) }),
           nodeName: config.nodeName,
           pool: parseSubnetPool(config.tenantSubnetPool),
+          idleMs: config.tenantNetworkIdleMs,
           log,
         })
       : undefined;
@@ -205,6 +206,7 @@ export async function startAgent(options: AgentOptions, runtime: AgentRuntime = 
     close: (graceMs = 2000) => {
       closed ??= new Promise<void>((resolve) => {
         reconciler.stop();
+        networks?.close();
         // The kernel-message (Xid) watcher of a real probe; an injected probe may have none.
         gpus.close?.();
         const force = setTimeout(() => {

@@ -112,6 +112,19 @@ describe('agent settings', () => {
     expect(() => resolveConfig({ token: 't', gpuStartConcurrency: '2.5' })).toThrow(ConfigError);
   });
 
+  it('reads how long an unused tenant network is kept (seconds; an hour by default, 0 = at once)', () => {
+    expect(configFromCli({ argv: ['--token', 't'], env: {} }).tenantNetworkIdleMs).toBe(3_600_000);
+    expect(
+      configFromCli({ argv: ['--token', 't', '--tenant-network-idle', '0'], env: {} }).tenantNetworkIdleMs,
+    ).toBe(0);
+    expect(
+      configFromCli({ argv: ['--token', 't'], env: { AGENT_TENANT_NETWORK_IDLE: '90' } }).tenantNetworkIdleMs,
+    ).toBe(90_000);
+    for (const bad of ['-1', '1.5', 'soon', '', '2592001']) {
+      expect(() => resolveConfig({ token: 't', tenantNetworkIdle: bad })).toThrow(/--tenant-network-idle/);
+    }
+  });
+
   it('answers --help', () => {
     expect(configFromCli({ argv: ['--help'], env: {} })).toBe('help');
   });

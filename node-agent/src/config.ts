@@ -71,6 +71,8 @@ export interface AgentConfig {
   tenantSubnetPool: string;
   /** 'iptables' (the agent's rules keep tenants apart) or 'off' (development only; a warning says so). */
   tenantIsolation: 'iptables' | 'off';
+  /** How long (ms) a user's network without containers is kept before it is removed. */
+  tenantNetworkIdleMs: number;
   /** Writable-layer size limit of a container (`100G`), where the storage driver enforces one; '' = none. */
   containerLayerSize: string;
 }
@@ -104,6 +106,8 @@ export interface AgentOptions {
   gpuStartConcurrency?: number | string;
   tenantSubnetPool?: string;
   tenantIsolation?: string;
+  /** Seconds (number or text) an unused tenant network is kept; 0 = removed with its last container. */
+  tenantNetworkIdle?: number | string;
   containerLayerSize?: string;
 }
 
@@ -132,6 +136,7 @@ export const DEFAULTS = {
   gpuStartConcurrency: 2,
   tenantSubnetPool: DEFAULT_TENANT_SUBNET_POOL,
   tenantIsolation: 'iptables',
+  tenantNetworkIdle: 3600,
   containerLayerSize: '100G',
 } as const;
 
@@ -157,6 +162,7 @@ const SETTINGS = {
   'gpu-start-concurrency': 'AGENT_GPU_START_CONCURRENCY',
   'tenant-subnet-pool': 'AGENT_TENANT_SUBNET_POOL',
   'tenant-isolation': 'AGENT_TENANT_ISOLATION',
+  'tenant-network-idle': 'AGENT_TENANT_NETWORK_IDLE',
   'container-layer-size': 'AGENT_CONTAINER_LAYER_SIZE',
 } as const;
 type SettingName = keyof typeof SETTINGS;
@@ -191,6 +197,9 @@ Usage: gpucloud-agent --token <token> [options]
                               (AGENT_TENANT_SUBNET_POOL, default ${DEFAULTS.tenantSubnetPool})
   --tenant-isolation <mode>   iptables (the agent's rules keep users apart) or off, for development
                               only (AGENT_TENANT_ISOLATION, default ${DEFAULTS.tenantIsolation})
+  --tenant-network-idle <s>   seconds a user's network is kept after their last container on this
+                              node has gone, so their next one starts sooner; 0 = removed at once
+                              (AGENT_TENANT_NETWORK_IDLE, default ${DEFAULTS.tenantNetworkIdle})
   --container-layer-size <s>  writable-layer limit of a container where the storage driver has one,
                               0 = none (AGENT_CONTAINER_LAYER_SIZE, default ${DEFAULTS.containerLayerSize})
   --config <file.json>        JSON file with the same keys (flags and environment win)
@@ -256,6 +265,16 @@ export function parseTenantIsolation(text: string): 'iptables' | 'off' {
     throw new ConfigError(`--tenant-isolation must be iptables or off, got "${text}"`);
   }
   return mode;
+}
+
+export function parseTenantNetworkIdle(value: number | string): number {
+  const seconds = Number(value);
+  if (String(value).trim() === '' || !Number.isInteger(seconds) || seconds < 0 || seconds > 30 * 86_400) {
+    throw new ConfigError(
+      `--tenant-network-idle must be a whole number of seconds from 0 to 2592000, got "${value}"`,
+    );
+  }
+  return seconds * 1000;
 }
 
 export function parseLayerSize(text: string): string {
@@ -339,6 +358,7 @@ export function resolveConfig(options: AgentOptions): AgentConfig {
     ),
     tenantSubnetPool: checkSubnetPool(options.tenantSubnetPool ?? DEFAULTS.tenantSubnetPool),
     tenantIsolation: parseTenantIsolation(options.tenantIsolation ?? DEFAULTS.tenantIsolation),
+    tenantNetworkIdleMs: parseTenantNetworkIdle(options.tenantNetworkIdle ?? DEFAULTS.tenantNetworkIdle),
     containerLayerSize: parseLayerSize(options.containerLayerSize ?? DEFAULTS.containerLayerSize),
   };
 }
@@ -433,6 +453,7 @@ export function configFromCli({
   set('gpuStartConcurrency', pick('gpu-start-concurrency'));
   set('tenantSubnetPool', pick('tenant-subnet-pool'));
   set('tenantIsolation', pick('tenant-isolation'));
+  set('tenantNetworkIdle', pick('tenant-network-idle'));
   set('containerLayerSize', pick('container-layer-size'));
   if (tlsCert && tlsKey)
     set('tls', { certFile: tlsCert, keyFile: tlsKey, ...(tlsCa ? { caFile: tlsCa } : {}) });

@@ -82,6 +82,8 @@ export async function startTestAgent(
       // A node of its own: its tenant networks are its own (agents of parallel files share the
       // engine), and an interrupted run's containers are swept (`test-…`, docker-engine.mjs).
       nodeName: `test-${runId}`,
+      // A node name per agent: a network kept for later would outlive the test.
+      tenantNetworkIdle: 0,
       ...overrides,
     },
     { log: () => undefined, ...runtime },

@@ -270,3 +270,58 @@ describe('a container of the default bridge (created before tenant networks)', (
     });
   });
 });
+
+describe("an owner's network without containers", () => {
+  const nodeName = `test-${uniqueId('node')}`;
+  const ownerId = uniqueId('owner');
+  const agents: TestAgent[] = [];
+  afterAll(async () => {
+    for (const agent of agents) await agent.close();
+  });
+  const networkId = async (t: TestAgent) =>
+    (await t.docker.getNetwork(tenantNetworkName(nodeName, ownerId)).inspect()).Id as string;
+  const gone = (t: TestAgent) =>
+    expect
+      .poll(
+        () =>
+          t.docker
+            .getNetwork(tenantNetworkName(nodeName, ownerId))
+            .inspect()
+            .then(
+              () => 'there',
+              (err: { statusCode?: number }) => (err.statusCode === 404 ? 'gone' : String(err)),
+            ),
+        { timeout: 15_000, interval: 250 },
+      )
+      .toBe('gone');
+  const createAndRemove = async (t: TestAgent) => {
+    const c = await createRequest(t, {
+      spec: testSpec(t, { ownerId }),
+      rootPassword: '',
+      authorizedKeys: [],
+      start: true,
+    });
+    await unaryCall((cb) => t.client.removeContainer({ containerId: c.containerId, force: true }, t.md, cb));
+  };
+
+  it('is kept for the idle time and reused by the next container, then removed', async () => {
+    const t = await startTestAgent({ nodeName, tenantNetworkIdle: 3 });
+    agents.push(t);
+    await createAndRemove(t);
+    const first = await networkId(t);
+    await createAndRemove(t); // within the idle time: the same network, not a new one
+    expect(await networkId(t)).toBe(first);
+    await gone(t);
+  });
+
+  it("is counted down from the agent's start when it was left unused (a restart, a docker rm by hand)", async () => {
+    const t = await startTestAgent({ nodeName, tenantNetworkIdle: 3600 });
+    agents.push(t);
+    await createAndRemove(t);
+    await t.agent.close(); // the network stays: its countdown ends with the agent
+    await networkId(t);
+    const restarted = await startTestAgent({ nodeName, tenantNetworkIdle: 1 });
+    agents.push(restarted);
+    await gone(restarted);
+  });
+});

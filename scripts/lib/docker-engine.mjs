@@ -53,7 +53,27 @@ export async function removeStaleTestContainers(socketPath, olderThanMs = 60 * 6
     const r = await dockerApi(socketPath, 'DELETE', `/containers/${c.Id}?force=true&v=true`);
     if (r.status === 204 || r.status === 404) removed++;
   }
+  await removeStaleTestNetworks(socketPath, olderThanMs);
   return removed;
+}
+
+/**
+ * Tenant networks of test agents (`test-…` nodes) made more than `olderThanMs` ago that no
+ * container (of any state) uses: an interrupted run leaves them, and each holds a bridge, a /24
+ * of the tenant pool and a firewall rule.
+ */
+async function removeStaleTestNetworks(socketPath, olderThanMs) {
+  const filters = encodeURIComponent(JSON.stringify({ label: ['gpucloud.tenant-network=true'] }));
+  const list = await dockerApi(socketPath, 'GET', `/networks?filters=${filters}`);
+  if (list.status !== 200) return;
+  for (const n of JSON.parse(list.body)) {
+    const node = n.Labels?.['gpucloud.node'] ?? '';
+    if (!node.startsWith('test-') || Date.now() - Date.parse(n.Created) < olderThanMs) continue;
+    const users = encodeURIComponent(JSON.stringify({ network: [n.Name] }));
+    const on = await dockerApi(socketPath, 'GET', `/containers/json?all=true&filters=${users}`);
+    if (on.status !== 200 || JSON.parse(on.body).length > 0) continue;
+    await dockerApi(socketPath, 'DELETE', `/networks/${n.Id}`);
+  }
 }
 
 function socketFromDockerHost(value) {

@@ -206,9 +206,13 @@ export class TenantFirewall {
     await this.ensureRule('iptables', FORWARD_CHAIN, bridgeRule(bridge), true);
   }
 
-  /** Drops the rule of a bridge whose network is gone (every copy of it). */
+  /** Drops the rule of a bridge whose network is gone (every copy of it; a bounded number of tries). */
   async forgetBridge(bridge: string): Promise<void> {
-    while (await this.exists('iptables', FORWARD_CHAIN, bridgeRule(bridge))) {
+    for (
+      let copy = 0;
+      copy < 64 && (await this.exists('iptables', FORWARD_CHAIN, bridgeRule(bridge)));
+      copy++
+    ) {
       await this.run('iptables', ['-D', FORWARD_CHAIN, ...bridgeRule(bridge)]);
     }
   }
