@@ -87,7 +87,13 @@ export function buildAccounts(d: AccountsDeps) {
     limiter,
     profile: new ProfileService(users, verification),
     passwordReset: new PasswordResetService({ users, verification, limiter, limits, revokeSessions }),
-    apiKeys: new ApiKeysService(new ApiKeysRepository(knex), users, d.secrets),
+    apiKeys: new ApiKeysService(
+      new ApiKeysRepository(knex),
+      users,
+      d.secrets,
+      limiter,
+      limits.passwordConfirmFailuresPerUser,
+    ),
     wechat: new WechatService({
       provider,
       signer: new WechatStateSigner(config.secretKey),

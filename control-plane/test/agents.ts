@@ -25,6 +25,9 @@ export interface TestAgentOptions {
   portStart?: number;
   volumeRoot?: string;
   reconcileIntervalMs?: number;
+  /** The writable-layer allowance (`--container-layer-size`), and how often the layers are measured. */
+  containerLayerSize?: string;
+  layerMeasureIntervalMs?: number;
 }
 
 // Host ports for containers: below the kernel's ephemeral ports (32768-60999), where a test's own
@@ -61,6 +64,8 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
     tenantNetworkIdle: 0,
     heartbeatIntervalMs: 500,
     ...(options.reconcileIntervalMs ? { reconcileIntervalMs: options.reconcileIntervalMs } : {}),
+    ...(options.containerLayerSize ? { containerLayerSize: options.containerLayerSize } : {}),
+    ...(options.layerMeasureIntervalMs ? { layerMeasureIntervalMs: options.layerMeasureIntervalMs } : {}),
   });
   return {
     address: `127.0.0.1:${agent.port}`,

@@ -8,12 +8,13 @@ import * as grpc from '@grpc/grpc-js';
 import { type AgentConfig, type AgentOptions, resolveConfig } from './config.js';
 import { ContainerService } from './containers/container-service.js';
 import { Semaphore } from './containers/gpu-starts.js';
-import { probeWithAnyImage, StorageLimit } from './containers/resource-share.js';
+import { probeWithAnyImage, StorageLimit, WritableLayers } from './containers/resource-share.js';
 import { StagedAccess } from './containers/staged-access.js';
 import { resolveToolbox } from './containers/toolbox.js';
 import type { OpenDockerStreams } from './docker/container-client.js';
 import { DockerodeContainerClient } from './docker/dockerode-container-client.js';
 import { dockerConnection } from './docker/dockerode-support.js';
+import { LABELS, MANAGED_FILTER } from './docker/labels.js';
 import { createGpuProbe } from './gpu/create-probe.js';
 import type { GpuProbe } from './gpu/gpu-probe.js';
 import { ToolkitProbe } from './gpu/toolkit.js';
@@ -132,6 +133,14 @@ export async function startAgent(options: AgentOptions, runtime: AgentRuntime = 
     log,
   );
   await probeWithAnyImage(client, storage);
+  const layers = new WritableLayers({
+    client,
+    storage,
+    labels: [MANAGED_FILTER, `${LABELS.node}=${config.nodeName}`],
+    intervalMs: config.layerMeasureIntervalMs,
+    log,
+  });
+  layers.start();
   // Root-only: the staged access holds password hashes until a start is over.
   const stagedRoot = path.join(config.stateDir, 'access');
   await fs.mkdir(stagedRoot, { recursive: true, mode: 0o700 });
@@ -156,6 +165,7 @@ export async function startAgent(options: AgentOptions, runtime: AgentRuntime = 
     ...(engineSocket ? { extraSocketPaths: [engineSocket] } : {}),
     ...(networks ? { networks } : {}),
     storage,
+    layers,
     log,
   });
   const service = containers;
@@ -207,6 +217,7 @@ export async function startAgent(options: AgentOptions, runtime: AgentRuntime = 
       closed ??= new Promise<void>((resolve) => {
         reconciler.stop();
         networks?.close();
+        layers.stop();
         // The kernel-message (Xid) watcher of a real probe; an injected probe may have none.
         gpus.close?.();
         const force = setTimeout(() => {

@@ -113,13 +113,15 @@ describe('agent settings', () => {
   });
 
   it('reads how long an unused tenant network is kept (seconds; an hour by default, 0 = at once)', () => {
-    expect(configFromCli({ argv: ['--token', 't'], env: {} }).tenantNetworkIdleMs).toBe(3_600_000);
-    expect(
-      configFromCli({ argv: ['--token', 't', '--tenant-network-idle', '0'], env: {} }).tenantNetworkIdleMs,
-    ).toBe(0);
-    expect(
-      configFromCli({ argv: ['--token', 't'], env: { AGENT_TENANT_NETWORK_IDLE: '90' } }).tenantNetworkIdleMs,
-    ).toBe(90_000);
+    expect(configFromCli({ argv: ['--token', 't'], env: {} })).toMatchObject({
+      tenantNetworkIdleMs: 3_600_000,
+    });
+    expect(configFromCli({ argv: ['--token', 't', '--tenant-network-idle', '0'], env: {} })).toMatchObject({
+      tenantNetworkIdleMs: 0,
+    });
+    expect(configFromCli({ argv: ['--token', 't'], env: { AGENT_TENANT_NETWORK_IDLE: '90' } })).toMatchObject(
+      { tenantNetworkIdleMs: 90_000 },
+    );
     for (const bad of ['-1', '1.5', 'soon', '', '2592001']) {
       expect(() => resolveConfig({ token: 't', tenantNetworkIdle: bad })).toThrow(/--tenant-network-idle/);
     }

@@ -62,6 +62,8 @@ export interface AgentConfig {
   heartbeatIntervalMs: number;
   /** How often the reconciler reports the labelled containers on WatchEvents streams. */
   reconcileIntervalMs: number;
+  /** How often writable layers are measured where the storage driver cannot limit them. */
+  layerMeasureIntervalMs: number;
   logLimits: LogLimits;
   /** The lowest NVIDIA Container Toolkit version GPU work may run on (every part is checked). */
   minToolkitVersion: string;
@@ -98,6 +100,7 @@ export interface AgentOptions {
   pullTimeoutMs?: number;
   heartbeatIntervalMs?: number;
   reconcileIntervalMs?: number;
+  layerMeasureIntervalMs?: number;
   /** Json-file size per container log file (`10m`). */
   logMaxSize?: string;
   /** Json-file files kept per container (rotated ones included). */
@@ -130,6 +133,7 @@ export const DEFAULTS = {
   pullTimeoutMs: 30 * 60_000,
   heartbeatIntervalMs: 5_000,
   reconcileIntervalMs: 60_000,
+  layerMeasureIntervalMs: 5 * 60_000,
   logMaxSize: '10m',
   logMaxFiles: 3,
   minToolkitVersion: DEFAULT_MIN_TOOLKIT_VERSION,
@@ -347,6 +351,11 @@ export function resolveConfig(options: AgentOptions): AgentConfig {
       'reconcileIntervalMs',
       options.reconcileIntervalMs,
       DEFAULTS.reconcileIntervalMs,
+    ),
+    layerMeasureIntervalMs: positive(
+      'layerMeasureIntervalMs',
+      options.layerMeasureIntervalMs,
+      DEFAULTS.layerMeasureIntervalMs,
     ),
     logLimits: parseLogLimits(
       options.logMaxSize ?? DEFAULTS.logMaxSize,

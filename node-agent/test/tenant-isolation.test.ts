@@ -78,7 +78,7 @@ describe('tenant isolation', () => {
   beforeAll(async () => {
     // Published ports on every address, so that B's SSH port is also reachable through the
     // host's own addresses: the path A must not get through.
-    t = await startTestAgent({ bindAddress: '0.0.0.0' });
+    t = await startTestAgent({ bindAddress: '0.0.0.0', layerMeasureIntervalMs: 1000 });
     hostPort = await freeHostPort();
     hostServer = net.createServer((socket) => socket.end('HOST-SECRET\n'));
     await new Promise<void>((resolve) => hostServer.listen(hostPort, '0.0.0.0', resolve));
@@ -132,6 +132,29 @@ describe('tenant isolation', () => {
       expect(info.warnings).toContainEqual(expect.stringContaining('容器可写层大小无法限制'));
     }
     expect(info.unsafeReason).toBe('');
+  });
+
+  it('measures the writable layer where the driver cannot limit it, and reports it with the allowance', async () => {
+    const storageOpt = (
+      (await t.docker.getContainer(a1.dockerId).inspect()).HostConfig as {
+        StorageOpt?: Record<string, string>;
+      }
+    ).StorageOpt;
+    const layer = async () => {
+      const info: ContainerInfo__Output = await unaryCall((cb) =>
+        t.client.inspectContainer({ containerId: a1.containerId }, t.md, cb),
+      );
+      return { bytes: Number(info.writableLayerBytes), allowance: Number(info.writableLayerAllowanceBytes) };
+    };
+    expect((await layer()).allowance).toBe(100 * 1024 ** 3); // --container-layer-size 100G
+    if (storageOpt?.size) {
+      expect((await layer()).bytes).toBe(0); // Docker enforces it: nothing to measure
+      return;
+    }
+    await execIn(t, a1.dockerId, 'dd if=/dev/zero of=/root/fill bs=1048576 count=6 2>/dev/null; sync');
+    await expect
+      .poll(async () => (await layer()).bytes, { timeout: 15_000, interval: 250 })
+      .toBeGreaterThanOrEqual(6 * 1024 * 1024);
   });
 
   it("lets an owner's containers reach each other, by address and by name", async () => {

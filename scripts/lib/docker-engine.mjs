@@ -125,7 +125,9 @@ function ensureBridge(rootHash) {
  * Returns `{ socketPath, dockerHost, private, stop() }` or throws an Error saying what is missing.
  * `dataDir` is the repo's .data folder.
  */
-export async function ensureDockerEngine({ dataDir, log = console.log, allowPrivate = true }) {
+export async function ensureDockerEngine({ dataDir: dir, log = console.log, allowPrivate = true }) {
+  // Absolute: the engine's socket path is how tools (ss, the stream-leak test) recognise it.
+  const dataDir = path.resolve(dir);
   const candidates = [socketFromDockerHost(process.env.DOCKER_HOST), '/var/run/docker.sock'].filter(Boolean);
   const privateSocket = path.join(dataDir, 'docker', 'docker.sock');
   candidates.push(privateSocket);

@@ -3,7 +3,7 @@ import * as grpc from '@grpc/grpc-js';
 import { AgentCallError } from '../agents/agent-client.js';
 import type { AgentPool } from '../agents/agent-pool.js';
 import type { ContainersService } from '../modules/containers/service.js';
-import { statusFromAgent } from '../modules/containers/status.js';
+import { type AgentFacts, agentFacts, statusFromAgent } from '../modules/containers/status.js';
 import { gpuProblemText } from '../modules/nodes/gpus.js';
 import type { GpuTransition, NodeRow } from '../modules/nodes/repository.js';
 import type { NodesService } from '../modules/nodes/service.js';
@@ -209,11 +209,11 @@ export class NodeMonitor {
       const id = event.container.containerId;
       const observedAt = new Date();
       let status: ReturnType<typeof statusFromAgent>;
-      let jupyter = '';
+      let facts: AgentFacts = {};
       try {
         const info = await this.agents.get(node).inspectContainer(id);
         status = statusFromAgent(info);
-        jupyter = info.jupyter;
+        facts = agentFacts(info);
       } catch (err) {
         if (!(err instanceof AgentCallError && err.code === grpc.status.NOT_FOUND)) throw err;
         status = 'not_found';
@@ -221,7 +221,7 @@ export class NodeMonitor {
       // Docker is stopping or replacing the container (a stop, a port change): that it still
       // runs at this instant says nothing; the event that ends the change settles it.
       if (status === 'running' && LEAVING_ACTIONS.has(event.container.action)) return;
-      await this.containers.applyAgentState(id, status, observedAt, jupyter);
+      await this.containers.applyAgentState(id, status, observedAt, facts);
     } else if (event.gpuSample) {
       await this.nodes.recordGpuSample(node.id, event.gpuSample);
     } else if (event.reconcile) {
@@ -257,7 +257,7 @@ export class NodeMonitor {
         row.id,
         info ? statusFromAgent(info) : 'not_found',
         observedAt,
-        info?.jupyter,
+        info ? agentFacts(info) : {},
       );
     }
     const known = new Set(await this.containers.knownIdsOnNode(node.id));

@@ -34,7 +34,7 @@ import { retryToolkitTimeout, Semaphore } from './gpu-starts.js';
 import { exposesJupyter, jupyterEnv, writeJupyterConfig } from './jupyter-access.js';
 import { KeyedLock } from './keyed-lock.js';
 import { healthyNow, waitReachable } from './readiness.js';
-import { cpuShareNanoCpus, type StorageLimit } from './resource-share.js';
+import { cpuShareNanoCpus, type StorageLimit, type WritableLayers } from './resource-share.js';
 import {
   checkAuthorizedKeys,
   checkContainerId,
@@ -95,13 +95,20 @@ export interface ContainerServiceDeps {
   networks?: TenantNetworks;
   /** The writable-layer size limit, where the storage driver enforces one. */
   storage?: StorageLimit;
+  /** Writable-layer sizes, measured where the storage driver cannot limit them. */
+  layers?: WritableLayers;
   /** CPUs the CPU share is counted from (default: the host's). */
   hostCpus?: number;
   log?: (line: string) => void;
 }
 
 /** ContainerDetails of a managed container → the agent's ManagedContainer. */
-export function toManaged(details: ContainerDetails, startError = '', reachable = false): ManagedContainer {
+export function toManaged(
+  details: ContainerDetails,
+  startError = '',
+  reachable = false,
+  layer = { bytes: 0, allowanceBytes: 0 },
+): ManagedContainer {
   const labels = details.labels;
   const named = portsFromLabel(labels[LABELS.ports]);
   return {
@@ -133,6 +140,8 @@ export function toManaged(details: ContainerDetails, startError = '', reachable 
     resources: details.resources,
     reachable: details.state === 'running' && (reachable || healthyNow(details)),
     jupyter: exposesJupyter(details.ports) ? jupyterFromHealth(details.health.output) : '',
+    writableLayerBytes: layer.bytes,
+    writableLayerAllowanceBytes: layer.allowanceBytes,
   };
 }
 
@@ -235,7 +244,13 @@ export class ContainerService {
 
   managed(details: ContainerDetails, startError = ''): ManagedContainer {
     const seen = this.reachableStarts.get(startKey(details));
-    const managed = toManaged(details, startError, seen !== undefined);
+    const layers = this.deps.layers;
+    const managed = toManaged(
+      details,
+      startError,
+      seen !== undefined,
+      layers ? { bytes: layers.bytes(details.dockerId), allowanceBytes: layers.allowanceBytes } : undefined,
+    );
     // The agent's own check at this start is fresher than a Docker check that ran while Jupyter
     // was still starting; once Docker says healthy, its check is the current one.
     return seen && details.health.status !== 'healthy' ? { ...managed, jupyter: seen } : managed;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cpuShareNanoCpus, StorageLimit } from './resource-share.js';
+import { cpuShareNanoCpus, layerSizeBytes, StorageLimit } from './resource-share.js';
 
 describe("a container's share of the node", () => {
   it('gives CPUs in proportion to the GPUs, at least one CPU, none on a node without GPUs', () => {
@@ -24,5 +24,26 @@ describe("a container's share of the node", () => {
     expect(probes).toBe(1);
     expect(no.warning).toMatch(/^容器可写层大小无法限制/);
     expect(await new StorageLimit('', async () => '').sizeFor('img')).toBeUndefined();
+  });
+});
+
+describe('the writable-layer allowance in bytes', () => {
+  it("reads Docker's binary units", () => {
+    expect(layerSizeBytes('100G')).toBe(100 * 1024 ** 3);
+    expect(layerSizeBytes('512Mi')).toBe(512 * 1024 ** 2);
+    expect(layerSizeBytes('1.5TB')).toBe(1.5 * 1024 ** 4);
+    expect(layerSizeBytes('4096')).toBe(4096);
+    expect(layerSizeBytes('')).toBe(0);
+  });
+
+  it('is known from the setting, enforced only once Docker has shown it can', async () => {
+    const refused = new StorageLimit('10G', async () => 'not supported');
+    await refused.check('img');
+    expect(refused).toMatchObject({ allowanceBytes: 10 * 1024 ** 3, enforced: false });
+    const accepted = new StorageLimit('10G', async () => '');
+    expect(accepted.enforced).toBe(false); // not probed yet
+    await accepted.check('img');
+    expect(accepted.enforced).toBe(true);
+    expect(new StorageLimit('', async () => '').allowanceBytes).toBe(0);
   });
 });

@@ -57,6 +57,16 @@ export class StorageLimit {
     return this.result && !this.refusal ? this.size : undefined;
   }
 
+  /** The configured allowance in bytes (0 = none configured), whether or not Docker enforces it. */
+  get allowanceBytes(): number {
+    return layerSizeBytes(this.size);
+  }
+
+  /** Docker enforces the allowance: writable layers need not be measured. */
+  get enforced(): boolean {
+    return Boolean(this.size && this.probe && this.result && !this.refusal);
+  }
+
   /** A warning for HostInfo ('' when the layers are limited, or no limit is configured). */
   get warning(): string {
     return this.refusal
@@ -70,4 +80,74 @@ export async function probeWithAnyImage(client: ContainerClient, storage: Storag
   const images = await client.listImages().catch(() => []);
   const image = images.find((i) => i.tags.length > 0)?.tags[0];
   if (image) await storage.check(image);
+}
+
+/** `100G`, `512Mi`, `1.5TB` (Docker's binary units, as StorageOpt size reads them) → bytes; '' → 0. */
+export function layerSizeBytes(text: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([KMGT]?)i?B?\s*$/i.exec(text);
+  if (!m) return 0;
+  const power = ['', 'K', 'M', 'G', 'T'].indexOf((m[2] ?? '').toUpperCase());
+  return Math.round(Number(m[1]) * 1024 ** power);
+}
+
+export interface WritableLayersOptions {
+  client: ContainerClient;
+  storage: StorageLimit;
+  /** The labels of this node's managed containers. */
+  labels: string[];
+  intervalMs: number;
+  log?: (line: string) => void;
+}
+
+/**
+ * Where Docker cannot limit a container's writable layer, its size is measured every
+ * `intervalMs` (Docker's `size=true` walks every layer: seconds on big ones, so not at every
+ * list) and reported with the container, so that its owner is warned before the node's Docker
+ * disk fills up. Nothing is measured where the limit is enforced.
+ */
+export class WritableLayers {
+  private sizes = new Map<string, number>();
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+
+  constructor(private readonly options: WritableLayersOptions) {}
+
+  /** Bytes in the container's writable layer at the last measurement; 0 = not measured. */
+  bytes(dockerId: string): number {
+    return this.sizes.get(dockerId) ?? 0;
+  }
+
+  get allowanceBytes(): number {
+    return this.options.storage.allowanceBytes;
+  }
+
+  /** One measurement (one at a time; a call during one waits for it). */
+  measure(): Promise<void> {
+    this.running ??= (async () => {
+      try {
+        if (this.options.storage.enforced) {
+          this.sizes = new Map();
+          return;
+        }
+        this.sizes = await this.options.client.writableLayerSizes(this.options.labels);
+      } catch (err) {
+        this.options.log?.(`writable layers not measured: ${errorMessage(err)}`);
+      } finally {
+        this.running = undefined;
+      }
+    })();
+    return this.running;
+  }
+
+  start(): void {
+    if (this.timer) return;
+    void this.measure();
+    this.timer = setInterval(() => void this.measure(), this.options.intervalMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
 }

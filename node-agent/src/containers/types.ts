@@ -74,6 +74,10 @@ export interface ManagedContainer {
   reachable: boolean;
   /** Jupyter as the health check saw it: running, starting, absent, image; '' = not exposed/unknown. */
   jupyter: string;
+  /** Bytes in its writable layer where the node cannot limit it (measured now and then); 0 = not measured. */
+  writableLayerBytes: number;
+  /** The node's writable-layer allowance per container (--container-layer-size) in bytes; 0 = none. */
+  writableLayerAllowanceBytes: number;
 }
 
 export interface ContainerServiceSettings {

@@ -268,6 +268,11 @@ export interface ContainerClient {
   /** Undefined when there is no such container. */
   inspectContainer(ref: string): Promise<ContainerDetails | undefined>;
   listContainers(filter: { all: boolean; labels: string[] }): Promise<ContainerSummary[]>;
+  /**
+   * Docker id → bytes in the writable layer of the running containers with these labels
+   * (`size=true`: Docker walks each layer, seconds on a big one; call it rarely).
+   */
+  writableLayerSizes(labels: string[]): Promise<Map<string, number>>;
   /** Commits the container's filesystem; returns the image id. */
   commitContainer(ref: string, repo: string, tag: string): Promise<string>;
   /** Runs a command to completion, feeding `stdin` when given. */

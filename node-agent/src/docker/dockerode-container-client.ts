@@ -318,6 +318,18 @@ export class DockerodeContainerClient implements ContainerClient {
     });
   }
 
+  writableLayerSizes(labels: string[]): Promise<Map<string, number>> {
+    return this.call('measure writable layers', async (abortSignal) => {
+      const list = await this.docker.listContainers({
+        size: true,
+        ...(labels.length > 0 ? { filters: { label: labels } } : {}),
+        abortSignal,
+      });
+      // SizeRw is in Docker's answer with size=true; dockerode's ContainerInfo type lacks it.
+      return new Map(list.map((c) => [c.Id, (c as { SizeRw?: number }).SizeRw ?? 0]));
+    });
+  }
+
   listNetworks(): Promise<TenantNetworkSummary[]> {
     return this.call('list networks', async (abortSignal) => {
       const list: unknown[] = await this.docker.listNetworks({ abortSignal });

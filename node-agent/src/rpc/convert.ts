@@ -140,6 +140,8 @@ export function containerToProto(c: ManagedContainer): ContainerInfo {
     startError: c.startError,
     reachable: c.reachable,
     jupyter: c.jupyter,
+    writableLayerBytes: c.writableLayerBytes,
+    writableLayerAllowanceBytes: c.writableLayerAllowanceBytes,
     resources: resourcesToProto(c.resources),
   };
 }

@@ -12,6 +12,7 @@ import * as nodeImages from './20261124000052_node_images.js';
 import * as containerChanges from './20261124000053_container_changes.js';
 import * as billingAccounts from './20261124000054_billing_accounts.js';
 import * as gpuTruth from './20261124000055_gpu_truth.js';
+import * as containerLayer from './20261125000056_container_layer.js';
 
 /**
  * Every migration, in order. Listed statically (instead of read from the folder) so they load
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261124000053_container_changes': containerChanges,
   '20261124000054_billing_accounts': billingAccounts,
   '20261124000055_gpu_truth': gpuTruth,
+  '20261125000056_container_layer': containerLayer,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

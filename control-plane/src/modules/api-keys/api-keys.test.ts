@@ -80,6 +80,24 @@ describe('API keys', () => {
     expect((await api.request('DELETE', `/api/api-keys/${id}`)).status).toBe(404);
   });
 
+  it('refuses to reveal after 10 wrong passwords in 15 minutes, even the right one (429), per account', async () => {
+    const api = await user('mona');
+    const created = await api.request<KeyAnswer>('POST', '/api/api-keys', { name: 'guarded' });
+    const reveal = (password: string) =>
+      api.request<Answer>('POST', `/api/api-keys/${created.body.id}/reveal`, { password });
+    for (let i = 0; i < 10; i++) expect((await reveal(`wrong-${i}`)).status).toBe(403);
+    const refused = await reveal('secret123');
+    expect(refused.status).toBe(429);
+    expect(refused.body.detail).toMatch(/^密码错误次数过多，请 \d+ 分钟后再试$/);
+    // Another account is not affected.
+    const other = await user('mona2');
+    const own = await other.request<KeyAnswer>('POST', '/api/api-keys', { name: 'mine' });
+    const shown = await other.request('POST', `/api/api-keys/${own.body.id}/reveal`, {
+      password: 'secret123',
+    });
+    expect(shown.status).toBe(200);
+  });
+
   it('allows at most 5 keys, even when six creations race', async () => {
     const api = await user('lena');
     const results = await Promise.all(

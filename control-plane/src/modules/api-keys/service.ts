@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { AuthUser } from '../../framework/auth.js';
 import { badRequest, forbidden, notFound } from '../../framework/errors.js';
 import type { SecretBox } from '../../framework/secret-box.js';
+import { type RateLimit, type RateLimiter, rule } from '../rate-limits/service.js';
 import { verifyPassword } from '../users/passwords.js';
 import type { UsersService } from '../users/service.js';
 import type { ApiKeyListReply, ApiKeyReply, RevealedApiKeyReply } from './contract.js';
@@ -39,12 +40,15 @@ function view(row: ApiKeyRow): ApiKeyView {
  */
 export const MSG_REVEAL_PASSWORD = '查看完整密钥需要验证登录密码';
 export const MSG_REVEAL_WRONG_PASSWORD = '登录密码错误，无法查看密钥';
+export const MSG_REVEAL_TOO_MANY = '密码错误次数过多，请 {minutes} 分钟后再试';
 
 export class ApiKeysService {
   constructor(
     private readonly repo: ApiKeysRepository,
     private readonly users: UsersService,
     private readonly secrets: SecretBox,
+    private readonly limiter: RateLimiter,
+    private readonly confirmLimit: RateLimit,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -75,9 +79,14 @@ export class ApiKeysService {
     const row = await this.repo.findForUser(user.id, id);
     if (!row) throw notFound('API 密钥不存在', 'API_KEY_NOT_FOUND');
     if (!password) throw forbidden(MSG_REVEAL_PASSWORD, 'PASSWORD_REQUIRED');
+    const failures = rule(this.confirmLimit, MSG_REVEAL_TOO_MANY);
+    const key = `password-confirm:${user.id}`;
+    await this.limiter.check(failures, key);
     const owner = await this.users.findById(user.id);
-    if (!owner || !(await verifyPassword(owner.password_hash, password)))
+    if (!owner || !(await verifyPassword(owner.password_hash, password))) {
+      await this.limiter.record(failures, key);
       throw forbidden(MSG_REVEAL_WRONG_PASSWORD, 'WRONG_PASSWORD');
+    }
     return { id: row.id, key: this.secrets.open(row.key_encrypted) };
   }
 

@@ -58,6 +58,13 @@ export const containerReply = z.object({
    * console says so instead of a dead link), image (its own command runs it); '' = not known yet.
    */
   jupyter: z.string(),
+  /**
+   * Bytes in its writable layer (系统盘) as the node last measured them, where the node cannot
+   * limit it; null = not measured (limited by the node, or not measured yet).
+   */
+  writable_layer_bytes: z.number().nullable(),
+  /** The owner's warning (Chinese) when that layer nears or passes the node's allowance; null otherwise. */
+  disk_warning: z.string().nullable(),
   /** 拉取镜像中: how much of the image the node has, 0-100 (status pulling); null otherwise. */
   pull_progress: z.number().nullable(),
   /** Running without GPUs (无卡模式), at the no-GPU price. */

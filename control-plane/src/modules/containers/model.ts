@@ -68,6 +68,8 @@ export class ContainerModel extends Model {
       start_error: { type: ['string', 'null'] },
       jupyter: { type: 'string' },
       pull_progress: { type: ['integer', 'null'] },
+      writable_layer_bytes: { type: ['integer', 'null'] },
+      writable_layer_allowance_bytes: { type: ['integer', 'null'] },
       no_gpu: { type: 'boolean' },
       no_gpu_price_fen: { type: 'integer' },
     },
@@ -141,6 +143,8 @@ export class ContainerModel extends Model {
   start_error!: string | null;
   jupyter!: string;
   pull_progress!: number | null;
+  writable_layer_bytes!: number | null;
+  writable_layer_allowance_bytes!: number | null;
   no_gpu!: boolean;
   no_gpu_price_fen!: number;
   created_at!: Date;

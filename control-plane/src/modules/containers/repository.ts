@@ -46,6 +46,10 @@ export interface ContainerRow {
   jupyter: string;
   /** While pulling: how much of the image the node has, 0-100. */
   pull_progress: number | null;
+  /** Bytes in its writable layer as the node last measured them; null = not measured (limited). */
+  writable_layer_bytes: number | null;
+  /** The node's writable-layer allowance per container; null or 0 = none. */
+  writable_layer_allowance_bytes: number | null;
   /** GPU ids Docker's container has now (after a stop they may no longer be allocated). */
   gpu_devices: string[];
   no_gpu: boolean;
@@ -187,6 +191,8 @@ export class ContainersRepository {
       | 'start_error'
       | 'jupyter'
       | 'pull_progress'
+      | 'writable_layer_bytes'
+      | 'writable_layer_allowance_bytes'
       | 'no_gpu'
       | 'pending_mounts'
     >,

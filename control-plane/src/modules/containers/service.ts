@@ -20,7 +20,7 @@ import type {
   ContainersRepository,
   ContainerWithGpus,
 } from './repository.js';
-import { PROVISIONING, statusFromAgent } from './status.js';
+import { type AgentFacts, PROVISIONING, statusFromAgent } from './status.js';
 import { type ContainerView, containerView } from './view.js';
 
 export interface ContainersDeps {
@@ -124,6 +124,22 @@ function waitForAny(promises: Promise<void>[], signal?: AbortSignal): Promise<vo
 }
 
 /** Listing containers and their lifecycle: start (re-allocating GPUs), stop, destroy. */
+/** The columns `facts` changes (Jupyter only when known; a layer measured or no longer measured). */
+function factsChanged(
+  c: Pick<ContainerRecord, 'jupyter' | 'writable_layer_bytes' | 'writable_layer_allowance_bytes'>,
+  facts: AgentFacts,
+): Partial<Pick<ContainerRecord, 'jupyter' | 'writable_layer_bytes' | 'writable_layer_allowance_bytes'>> {
+  const changed: ReturnType<typeof factsChanged> = {};
+  if (facts.jupyter && c.jupyter !== facts.jupyter) changed.jupyter = facts.jupyter;
+  if (facts.writableLayerBytes !== undefined) {
+    const bytes = facts.writableLayerBytes > 0 ? facts.writableLayerBytes : null;
+    const allowance = facts.writableLayerAllowanceBytes ? facts.writableLayerAllowanceBytes : null;
+    if (c.writable_layer_bytes !== bytes) changed.writable_layer_bytes = bytes;
+    if (c.writable_layer_allowance_bytes !== allowance) changed.writable_layer_allowance_bytes = allowance;
+  }
+  return changed;
+}
+
 export class ContainersService {
   constructor(private readonly d: ContainersDeps) {}
 
@@ -394,10 +410,13 @@ export class ContainersService {
     containerId: string,
     status: ContainerStatus,
     observedAt: Date,
-    jupyter = '',
+    facts: AgentFacts = {},
   ): Promise<void> {
     const c = await this.d.repo.find(containerId);
-    if (c && jupyter && c.jupyter !== jupyter) await this.d.repo.update(containerId, { jupyter });
+    if (c) {
+      const changed = factsChanged(c, facts);
+      if (Object.keys(changed).length > 0) await this.d.repo.update(containerId, changed);
+    }
     if (!c || c.status === 'deleted' || PROVISIONING.includes(c.status) || c.status === status) return;
     // A container being started is settled by the start call itself.
     if (c.status === 'starting' && status !== 'running') return;

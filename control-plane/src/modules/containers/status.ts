@@ -33,3 +33,22 @@ export function statusFromAgent(
       return 'error';
   }
 }
+
+/** What the node reports of a container besides its state (absent = not reported this time). */
+export interface AgentFacts {
+  jupyter?: string;
+  /** 0 = not measured (the node limits the layer, or has not measured it yet). */
+  writableLayerBytes?: number;
+  writableLayerAllowanceBytes?: number;
+}
+
+/** What the node reports of a container besides its state. */
+export function agentFacts(
+  info: Pick<ContainerInfo__Output, 'jupyter' | 'writableLayerBytes' | 'writableLayerAllowanceBytes'>,
+): AgentFacts {
+  return {
+    jupyter: info.jupyter,
+    writableLayerBytes: Number(info.writableLayerBytes) || 0,
+    writableLayerAllowanceBytes: Number(info.writableLayerAllowanceBytes) || 0,
+  };
+}

@@ -1,6 +1,7 @@
 import type { SecretBox } from '../../framework/secret-box.js';
 import { publicHostOf } from '../nodes/service.js';
 import type { ContainerReply } from './contract.js';
+import { diskWarning } from './disk-warning.js';
 import type { ContainerRecord } from './repository.js';
 
 /** A container as the console and the MCP API read it (the shape lives in contract.ts). */
@@ -49,6 +50,8 @@ export function containerView(c: ContainerRecord, secrets: SecretBox): Container
     mounts: c.mounts,
     start_error: c.start_error,
     jupyter: c.jupyter,
+    writable_layer_bytes: c.writable_layer_bytes,
+    disk_warning: diskWarning(c.writable_layer_bytes, c.writable_layer_allowance_bytes),
     no_gpu: c.no_gpu,
     no_gpu_price: c.no_gpu_price_fen / 100,
     pending_mounts: c.pending_mounts,

@@ -16,12 +16,19 @@ export class RateLimitsRepository {
     return Number(row.count ?? 0);
   }
 
-  async count(key: string, windowStart: Date): Promise<number> {
-    const row = await RateLimitCounterModel.query(this.knex)
-      .where({ key, window_start: windowStart })
-      .select('count')
-      .first();
-    return row ? Number(row.count) : 0;
+  /** The counts of the window starting at `windowStart` and of the one before it. */
+  async counts(
+    key: string,
+    windowStart: Date,
+    previousStart: Date,
+  ): Promise<{ current: number; previous: number }> {
+    const rows = await RateLimitCounterModel.query(this.knex)
+      .where('key', key)
+      .whereIn('window_start', [windowStart, previousStart])
+      .select('window_start', 'count');
+    const of = (start: Date) =>
+      Number(rows.find((r) => r.window_start.getTime() === start.getTime())?.count ?? 0);
+    return { current: of(windowStart), previous: of(previousStart) };
   }
 
   async clear(key: string): Promise<void> {

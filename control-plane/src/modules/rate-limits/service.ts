@@ -33,6 +33,11 @@ export interface RateLimitPolicy {
   resetLookupsPerIp: RateLimit;
   /** Minimum seconds between two codes to the same target (the spec's resend interval). */
   resendIntervalSeconds: number;
+  /**
+   * Wrong passwords per account where a signed-in user confirms an action with it (revealing an
+   * API key): a stolen session must not become an unlimited password oracle.
+   */
+  passwordConfirmFailuresPerUser: RateLimit;
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimitPolicy = {
@@ -45,6 +50,7 @@ export const DEFAULT_RATE_LIMITS: RateLimitPolicy = {
   resetAttemptsPerUser: { limit: 10, windowSeconds: 3600 },
   resetLookupsPerIp: { limit: 60, windowSeconds: 10 * 60 },
   resendIntervalSeconds: 60,
+  passwordConfirmFailuresPerUser: { limit: 10, windowSeconds: 15 * 60 },
 };
 
 interface Rule extends RateLimit {
@@ -54,12 +60,22 @@ interface Rule extends RateLimit {
 function windowOf(rule: RateLimit, now: Date) {
   const ms = rule.windowSeconds * 1000;
   const start = Math.floor(now.getTime() / ms) * ms;
-  return { start: new Date(start), end: new Date(start + ms) };
+  return {
+    start: new Date(start),
+    previous: new Date(start - ms),
+    end: new Date(start + ms),
+    // The previous window's share still inside the sliding window ending now.
+    previousWeight: 1 - (now.getTime() - start) / ms,
+    // A window's row is needed through the next window too (as its previous one).
+    expires: new Date(start + 2 * ms),
+  };
 }
 
 /**
  * Counters in PostgreSQL (not in memory), so replicas behind a load balancer count together.
- * Fixed windows: cheap, one row per key and window, good enough against guessing and spamming.
+ * A sliding window estimated from two fixed ones (the current window's count plus the previous
+ * one's, weighted by how much of it the sliding window still covers, rounded up): no burst is let
+ * through at a window boundary, and one row per key and window.
  */
 export class RateLimiter {
   private lastCleanup = 0;
@@ -69,33 +85,38 @@ export class RateLimiter {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
+  /** Events in the sliding window ending at `now` (an estimate, never below the current window's count). */
+  private async events(rule: RateLimit, key: string, now: Date): Promise<number> {
+    const window = windowOf(rule, now);
+    const { current, previous } = await this.repo.counts(key, window.start, window.previous);
+    return current + Math.ceil(previous * window.previousWeight - 1e-9);
+  }
+
   /** Counts one event and refuses it (429) when it goes over the limit. */
   async hit(rule: Rule, key: string): Promise<void> {
     const now = this.now();
     const window = windowOf(rule, now);
-    const count = await this.repo.increment(key, window.start, window.end);
+    await this.repo.increment(key, window.start, window.expires);
     await this.cleanup(now);
-    if (count > rule.limit) throw this.refusal(rule, window.end, now);
+    if ((await this.events(rule, key, now)) > rule.limit) throw this.refusal(rule, window.end, now);
   }
 
   /** Refuses (429) when the limit is already reached, without counting. */
   async check(rule: Rule, key: string): Promise<void> {
     const now = this.now();
-    const window = windowOf(rule, now);
-    if ((await this.repo.count(key, window.start)) >= rule.limit) throw this.refusal(rule, window.end, now);
+    if ((await this.events(rule, key, now)) >= rule.limit)
+      throw this.refusal(rule, windowOf(rule, now).end, now);
   }
 
   /** Whether the limit is already reached (no counting, no refusal). */
   async reached(rule: RateLimit, key: string): Promise<boolean> {
-    const window = windowOf(rule, this.now());
-    return (await this.repo.count(key, window.start)) >= rule.limit;
+    return (await this.events(rule, key, this.now())) >= rule.limit;
   }
 
   /** Counts one event without refusing it (a failure that `check` will see next time). */
   async record(rule: Rule, key: string): Promise<void> {
-    const now = this.now();
-    const window = windowOf(rule, now);
-    await this.repo.increment(key, window.start, window.end);
+    const window = windowOf(rule, this.now());
+    await this.repo.increment(key, window.start, window.expires);
   }
 
   async reset(key: string): Promise<void> {

@@ -37,6 +37,8 @@ export function aContainer(overrides: Partial<Container> = {}): Container {
     mounts: [],
     start_error: null,
     jupyter: '',
+    writable_layer_bytes: null,
+    disk_warning: null,
     pull_progress: null,
     no_gpu: false,
     no_gpu_price: 0,

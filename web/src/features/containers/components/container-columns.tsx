@@ -8,6 +8,7 @@ import type { ContainerPanel } from '../types';
 import { ContainerActions } from './container-actions';
 import { ContainerGpuCell, GpuProblemTag } from './container-gpu';
 import { ContainerStatusTag } from './container-status-tag';
+import { DiskWarningTag } from './disk-warning';
 import { PasswordCell } from './password-cell';
 
 const column = createColumnHelper<Container>();
@@ -28,6 +29,7 @@ export function containerColumns(onOpenPanel: (container: Container, panel: Cont
           {info.row.original.node_status === 'offline' ? <Tag color="error">节点离线</Tag> : null}
           {info.row.original.no_gpu ? <Tag color="orange">无卡模式</Tag> : null}
           <GpuProblemTag container={info.row.original} />
+          <DiskWarningTag container={info.row.original} />
           {info.row.original.pending_mounts ? (
             <Tooltip title="挂载点已修改，下次启动后生效">
               <Tag color="gold">待重启生效</Tag>

@@ -6,6 +6,7 @@ import { LazyGpuChart } from '../../../components/gpu-chart/lazy-gpu-chart';
 import { errorDetail } from '../../../lib/api-client';
 import { useContainerMetrics } from '../api/get-container-metrics';
 import { GpuProblemAlert } from './container-gpu';
+import { DiskWarningAlert } from './disk-warning';
 
 /** 容器监控: utilisation and memory of the container's GPUs over the last hour. */
 export function MetricsDrawer({ container, onClose }: { container: Container | null; onClose: () => void }) {
@@ -34,6 +35,7 @@ export function MetricsDrawer({ container, onClose }: { container: Container | n
             />
           </Space>
           <GpuProblemAlert container={container} />
+          <DiskWarningAlert container={container} />
           {metrics.isError ? (
             <Alert
               type="error"

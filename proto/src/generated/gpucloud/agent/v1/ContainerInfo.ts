@@ -26,6 +26,8 @@ export interface ContainerInfo {
   'resources'?: (_gpucloud_agent_v1_Resources | null);
   'reachable'?: (boolean);
   'jupyter'?: (string);
+  'writableLayerBytes'?: (number | string | Long);
+  'writableLayerAllowanceBytes'?: (number | string | Long);
 }
 
 export interface ContainerInfo__Output {
@@ -48,4 +50,6 @@ export interface ContainerInfo__Output {
   'resources': (_gpucloud_agent_v1_Resources__Output | null);
   'reachable': (boolean);
   'jupyter': (string);
+  'writableLayerBytes': (string);
+  'writableLayerAllowanceBytes': (string);
 }

@@ -6,6 +6,7 @@ import { formatDateTime, formatYuan } from '../../../../lib/format';
 import { sshAddress } from '../../connection';
 import { ContainerGpuCell, GpuProblemTag } from '../container-gpu';
 import { ContainerStatusTag } from '../container-status-tag';
+import { DiskWarningTag } from '../disk-warning';
 import { AdminContainerActions } from './admin-container-actions';
 
 const column = createColumnHelper<Container>();
@@ -31,6 +32,7 @@ export const adminContainerColumns = [
         <ContainerStatusTag status={row.original.status} pullProgress={row.original.pull_progress} />
         {row.original.no_gpu ? <Tag color="orange">无卡模式</Tag> : null}
         <GpuProblemTag container={row.original} />
+        <DiskWarningTag container={row.original} />
       </Space>
     ),
   }),
