@@ -18,6 +18,7 @@ import { LABELS, MANAGED_FILTER } from './docker/labels.js';
 import { createGpuProbe } from './gpu/create-probe.js';
 import type { GpuProbe } from './gpu/gpu-probe.js';
 import { ToolkitProbe } from './gpu/toolkit.js';
+import { chooseBindAddress } from './host/bind-address.js';
 import { GpuRuntime } from './host/gpu-runtime.js';
 import { HostFacts } from './host/host-facts.js';
 import { collectHostInfo } from './host/host-info.js';
@@ -42,6 +43,8 @@ export interface RunningAgent {
   /** Streams open right now: streaming gRPC calls being served, and the Docker streams behind them. */
   openStreams(): { calls: number; docker: OpenDockerStreams };
   /** Stops the server (in-flight calls get `graceMs` to finish) and every timer. */
+  /** The address containers' ports are published on, and why (`--bind-address auto` chooses it). */
+  publishedOn: { address: string; reason: string };
   close(graceMs?: number): Promise<void>;
 }
 
@@ -141,6 +144,10 @@ export async function startAgent(options: AgentOptions, runtime: AgentRuntime = 
     log,
   });
   layers.start();
+  const published =
+    config.bindAddress === 'auto'
+      ? await chooseBindAddress(config.publicHost)
+      : { address: config.bindAddress, reason: 'set by --bind-address', warning: '' };
   // Root-only: the staged access holds password hashes until a start is over.
   const stagedRoot = path.join(config.stateDir, 'access');
   await fs.mkdir(stagedRoot, { recursive: true, mode: 0o700 });
@@ -153,7 +160,7 @@ export async function startAgent(options: AgentOptions, runtime: AgentRuntime = 
     occupiedPorts: () => occupiedPorts.list(),
     staged: new StagedAccess(stagedRoot),
     settings: {
-      bindAddress: config.bindAddress,
+      bindAddress: published.address,
       nodeName: config.nodeName,
       portRange: config.portRange,
       simulatedGpus: gpus.simulated,
@@ -194,6 +201,7 @@ export async function startAgent(options: AgentOptions, runtime: AgentRuntime = 
                 '租户网络隔离已关闭, 用户容器可互相访问并访问主机 (--tenant-isolation off: containers of different users, and the host, can reach each other; for development only)',
               ]),
           ...(storage.warning ? [storage.warning] : []),
+          ...(published.warning ? [published.warning] : []),
         ],
       }),
     watch: { client, gpus, reconciler, log },
@@ -212,6 +220,7 @@ export async function startAgent(options: AgentOptions, runtime: AgentRuntime = 
     port,
     address: dialAddress(config.listen, port),
     config,
+    publishedOn: published,
     openStreams: () => ({ calls: deps.openStreams.size, docker: client.openStreams() }),
     close: (graceMs = 2000) => {
       closed ??= new Promise<void>((resolve) => {

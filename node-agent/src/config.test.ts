@@ -19,7 +19,7 @@ describe('agent settings', () => {
     expect(config).toMatchObject({
       listen: DEFAULTS.listen,
       token: 's3cret',
-      bindAddress: '0.0.0.0',
+      bindAddress: 'auto',
       portRange: { start: 20000, end: 29999 },
       volumeRoot: '/var/lib/gpucloud/volumes',
       stateDir: '/var/lib/gpucloud/agent',

@@ -123,7 +123,7 @@ export class ConfigError extends Error {
 
 export const DEFAULTS = {
   listen: '0.0.0.0:50051',
-  bindAddress: '0.0.0.0',
+  bindAddress: 'auto',
   portRange: '20000-29999',
   volumeRoot: '/var/lib/gpucloud/volumes',
   toolboxDir: '/var/lib/gpucloud/toolbox',
@@ -180,7 +180,9 @@ Usage: gpucloud-agent --token <token> [options]
   --token <token>             node token, required (AGENT_TOKEN)
   --simulate-gpus <NxMODEL>   simulated GPUs for demos and tests, e.g. 8xRTX4090 (AGENT_SIMULATE_GPUS)
   --docker-host <url>         Docker engine (DOCKER_HOST, default the local socket)
-  --bind-address <ip>         address published ports bind to (AGENT_BIND_ADDRESS, default ${DEFAULTS.bindAddress})
+  --bind-address <ip|auto>    address published ports bind to (AGENT_BIND_ADDRESS, default ${DEFAULTS.bindAddress}:
+                              the public host's address where it is on an interface, else the
+                              default route's interface address)
   --public-host <host>        address users reach published ports on (AGENT_PUBLIC_HOST, default the hostname)
   --port-range <a-b>          host ports for containers (AGENT_PORT_RANGE, default ${DEFAULTS.portRange})
   --volume-root <dir>         root of user volumes (AGENT_VOLUME_ROOT, default ${DEFAULTS.volumeRoot})

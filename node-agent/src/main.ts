@@ -9,7 +9,7 @@ import { AGENT_VERSION } from './version.js';
 
 export { startAgent };
 
-function describe(config: AgentConfig): string {
+function describe(config: AgentConfig, publishedOn: { address: string; reason: string }): string {
   const gpus = config.simulateGpus
     ? `${config.simulateGpus.count}x${config.simulateGpus.model} (simulated)`
     : `nvidia-smi, toolkit >= ${config.minToolkitVersion}, ${config.gpuStartConcurrency} GPU starts at a time`;
@@ -17,7 +17,7 @@ function describe(config: AgentConfig): string {
     `tls ${config.tls ? 'on' : 'off'}`,
     `docker ${config.dockerHost ?? 'unix:///var/run/docker.sock'}`,
     `gpus ${gpus}`,
-    `ports ${config.portRange.start}-${config.portRange.end} on ${config.bindAddress}`,
+    `ports ${config.portRange.start}-${config.portRange.end} on ${publishedOn.address} (${publishedOn.reason})`,
     `volumes ${config.volumeRoot}`,
   ].join(', ');
 }
@@ -36,7 +36,7 @@ async function main(): Promise<void> {
   }
   const agent = await startAgent(config);
   console.log(
-    `gpucloud node agent ${AGENT_VERSION} listening on ${config.listen.replace(/:\d+$/, `:${agent.port}`)} (${describe(config)})`,
+    `gpucloud node agent ${AGENT_VERSION} listening on ${config.listen.replace(/:\d+$/, `:${agent.port}`)} (${describe(config, agent.publishedOn)})`,
   );
   const shutdown = (signal: string) => {
     console.log(`${signal} received, shutting down`);
