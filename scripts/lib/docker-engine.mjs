@@ -122,7 +122,7 @@ function ensureBridge(rootHash) {
 }
 
 /**
- * Returns `{ socketPath, dockerHost, private, stop() }` or throws an Error saying what is missing.
+ * Returns `{ socketPath, dockerHost, private, started, stop() }` or throws an Error saying what is missing.
  * `dataDir` is the repo's .data folder.
  */
 export async function ensureDockerEngine({ dataDir: dir, log = console.log, allowPrivate = true }) {
@@ -137,6 +137,7 @@ export async function ensureDockerEngine({ dataDir: dir, log = console.log, allo
         socketPath,
         dockerHost: `unix://${socketPath}`,
         private: socketPath === privateSocket,
+        started: false, // running before us: left alone
         stop: async () => {},
       };
     }
@@ -190,13 +191,17 @@ export async function ensureDockerEngine({ dataDir: dir, log = console.log, allo
         socketPath: privateSocket,
         dockerHost: `unix://${privateSocket}`,
         private: true,
+        started: true,
+        // dockerd stops its containers (its shutdown timeout is 15 s) and its containerd before it
+        // exits: wait for that, then say so if it still runs.
         stop: async () => {
           try {
             process.kill(child.pid, 'SIGTERM');
           } catch {
             return; // already gone
           }
-          const until = Date.now() + 20_000;
+          log('停止私有 Docker 引擎…');
+          const until = Date.now() + 60_000;
           while (Date.now() < until) {
             try {
               process.kill(child.pid, 0);
@@ -205,6 +210,7 @@ export async function ensureDockerEngine({ dataDir: dir, log = console.log, allo
             }
             await new Promise((r) => setTimeout(r, 200));
           }
+          log(`私有 Docker 引擎 (pid ${child.pid}) 60 秒内未退出，请查看 ${logFile}`);
         },
       };
     }

@@ -6,7 +6,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(fileURLToPath(new URL('../..', import.meta.url)));
-export const DATA_DIR = path.join(ROOT, '.data');
+// GPUCLOUD_DATA_DIR moves everything `npm start` keeps (tests run it in a folder of their own).
+export const DATA_DIR = process.env.GPUCLOUD_DATA_DIR
+  ? path.resolve(process.env.GPUCLOUD_DATA_DIR)
+  : path.join(ROOT, '.data');
 
 export function log(line) {
   console.log(`[gpucloud] ${line}`);
@@ -83,6 +86,8 @@ export function loadSecrets() {
   fill('secretKey', () => randomBytes(32).toString('hex'));
   fill('adminPassword', () => randomBytes(9).toString('base64url'));
   fill('agentToken', () => randomBytes(24).toString('base64url'));
+  // The embedded PostgreSQL's; a cluster made with the old fixed password takes it at its next start.
+  fill('databasePassword', () => randomBytes(24).toString('base64url'));
   if (changed) writeFileSync(file, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600 });
   return secrets;
 }

@@ -1,0 +1,259 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { ensurePostgres } from '../../scripts/lib/postgres.mjs';
+import { WEB_DIST } from './platform.js';
+
+// The whole `node scripts/start.mjs`, in a data folder of its own (GPUCLOUD_DATA_DIR), on the
+// test engine (DOCKER_HOST: no private dockerd) and on free ports: a killed agent comes back,
+// and a Ctrl+C to its process group, as a terminal sends it, leaves none of its processes.
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+let dataDir: string;
+let start: ChildProcess | undefined;
+let output = '';
+let port = 0;
+let agentPort = 0;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+interface Proc {
+  pid: number;
+  ppid: number;
+  state: string;
+  cmdline: string;
+}
+
+function processes(): Proc[] {
+  const all: Proc[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      all.push({ pid: Number(entry), ppid: Number(ppid), state: state ?? '', cmdline });
+    } catch {
+      // it ended while we looked
+    }
+  }
+  return all;
+}
+
+/** The living processes below `pid`, children of children included. */
+function descendants(pid: number): Proc[] {
+  const all = processes().filter((p) => p.state !== 'Z');
+  const found: Proc[] = [];
+  let parents = new Set([pid]);
+  while (parents.size > 0) {
+    const next = all.filter((p) => parents.has(p.ppid));
+    found.push(...next);
+    parents = new Set(next.map((p) => p.pid));
+  }
+  return found;
+}
+
+function living(pids: number[]): Proc[] {
+  return processes().filter((p) => pids.includes(p.pid) && p.state !== 'Z');
+}
+
+async function until<T>(
+  what: string,
+  check: () => T | undefined | Promise<T | undefined>,
+  timeoutMs: number,
+) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}; npm start said:\n${output.slice(-3000)}`);
+    await sleep(200);
+  }
+}
+
+async function healthy(): Promise<boolean> {
+  try {
+    return (await fetch(`http://127.0.0.1:${port}/api/health`)).ok;
+  } catch {
+    return false;
+  }
+}
+
+function agentPid(): number | undefined {
+  if (!start?.pid) return undefined;
+  return descendants(start.pid).find((p) => p.cmdline.includes('node-agent/src/main.ts'))?.pid;
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'gpucloud-start-'));
+  // A data folder from before the upgrade: secrets without a database password, and a cluster
+  // made with the old fixed password.
+  const secrets = {
+    secretKey: randomBytes(32).toString('hex'),
+    adminPassword: 'admin-pw-1',
+    agentToken: 'tok',
+  };
+  writeFileSync(path.join(dataDir, 'secrets.json'), JSON.stringify(secrets));
+  const old = await ensurePostgres({
+    dataDir,
+    name: 'postgres',
+    port: 55473,
+    database: 'gpucloud',
+    log: () => {},
+  });
+  await old.stop();
+
+  port = await freePort();
+  agentPort = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    GPUCLOUD_DATA_DIR: dataDir,
+    PORT: String(port),
+    AGENT_PORT: String(agentPort),
+    DOCKER_HOST: inject('dockerHost'),
+    AGENT_TOOLBOX_DIR: inject('toolboxDir'),
+    WEB_DIST,
+    // A test- node name: the test engine's clean-up knows what it may remove.
+    AGENT_NODE_NAME: `test-start-${randomBytes(3).toString('hex')}`,
+    AGENT_BIND_ADDRESS: '127.0.0.1',
+  };
+  delete env.DATABASE_URL; // npm test's: this run starts its own embedded PostgreSQL
+  // Its own process group, as a terminal's foreground job.
+  start = spawn(process.execPath, ['scripts/start.mjs'], { cwd: ROOT, env, detached: true });
+  start.stdout?.on('data', (d) => {
+    output += d;
+  });
+  start.stderr?.on('data', (d) => {
+    output += d;
+  });
+  await until('the platform to start', () => (output.includes('平台已启动') ? true : undefined), 150_000);
+}, 200_000);
+
+afterAll(async () => {
+  if (start?.pid && start.exitCode === null) {
+    const left = descendants(start.pid);
+    try {
+      process.kill(-start.pid, 'SIGKILL');
+    } catch {
+      // gone
+    }
+    for (const p of left) {
+      try {
+        process.kill(p.pid, 'SIGKILL');
+      } catch {
+        // gone
+      }
+    }
+  }
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('npm start (scripts/start.mjs)', () => {
+  it('runs PostgreSQL crash-safe with the generated password, made a backup, and answers', async () => {
+    expect(await healthy()).toBe(true);
+    const secrets = JSON.parse(readFileSync(path.join(dataDir, 'secrets.json'), 'utf8'));
+    expect(secrets.databasePassword).toMatch(/^[\w-]{32}$/);
+    const pgPort = readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[3];
+    const client = new pg.Client({
+      host: '127.0.0.1',
+      port: Number(pgPort),
+      user: 'gpucloud',
+      password: secrets.databasePassword,
+      database: 'gpucloud',
+    });
+    await client.connect();
+    expect((await client.query('SHOW fsync')).rows[0].fsync).toBe('on');
+    expect((await client.query('SHOW synchronous_commit')).rows[0].synchronous_commit).toBe('on');
+    await client.end();
+    const withOld = new pg.Client({
+      host: '127.0.0.1',
+      port: Number(pgPort),
+      user: 'gpucloud',
+      password: 'gpucloud',
+    });
+    await expect(withOld.connect()).rejects.toMatchObject({ code: '28P01' });
+
+    await until(
+      'the first backup',
+      () =>
+        readdirSync(path.join(dataDir, 'backups')).some((f) => f.endsWith('.tar.gz')) ? true : undefined,
+      30_000,
+    ).catch(() => {
+      throw new Error(`no backup in ${dataDir}/backups; npm start said:\n${output.slice(-3000)}`);
+    });
+  });
+
+  it('when its agent is killed with SIGKILL, restarts it and the platform answers again', async () => {
+    const first = await until('the agent', agentPid, 10_000);
+    process.kill(first, 'SIGKILL');
+    await until(
+      'the restart notice',
+      () => (output.includes('node-agent 意外退出 (SIGKILL)，1 秒后重启') ? true : undefined),
+      10_000,
+    );
+    const second = await until(
+      'the new agent',
+      () => {
+        const pid = agentPid();
+        return pid !== undefined && pid !== first ? pid : undefined;
+      },
+      15_000,
+    );
+    expect(second).not.toBe(first);
+    // The new agent listens again, and the control plane answers.
+    await until(
+      'the agent to listen',
+      () =>
+        new Promise<true | undefined>((resolve) => {
+          const socket = net.connect(agentPort, '127.0.0.1');
+          socket.once('connect', () => {
+            socket.destroy();
+            resolve(true);
+          });
+          socket.once('error', () => resolve(undefined));
+        }),
+      60_000,
+    );
+    expect(await healthy()).toBe(true);
+    expect(output).not.toContain('平台停止');
+  });
+
+  it('a SIGINT to its process group (Ctrl+C) stops everything it started and nothing restarts', async () => {
+    const pid = start?.pid ?? 0;
+    const started = descendants(pid);
+    const names = started.map((p) => p.cmdline);
+    expect(names.some((c) => c.includes('node-agent/src/main.ts'))).toBe(true);
+    expect(names.some((c) => c.includes('control-plane/src/main.ts'))).toBe(true);
+    expect(names.some((c) => c.includes(`${dataDir}/postgres`))).toBe(true);
+
+    const exited = new Promise<number | null>((resolve) => start?.once('exit', (code) => resolve(code)));
+    process.kill(-pid, 'SIGINT');
+    const code = await Promise.race([exited, sleep(60_000).then(() => 'still running')]);
+    expect(code).toBe(0);
+    expect(output).toContain('平台已停止');
+    expect(output).not.toContain('意外退出 (SIGTERM)');
+    expect(output).not.toContain('意外退出 (SIGINT)');
+    // The agent heard of it from npm start (SIGTERM, in order), not from the terminal's SIGINT.
+    expect(output).toContain('SIGTERM received, shutting down');
+    expect(output).not.toContain('SIGINT received');
+    expect(living([pid, ...started.map((p) => p.pid)])).toEqual([]);
+    expect(processes().filter((p) => p.cmdline.includes(dataDir) && p.state !== 'Z')).toEqual([]);
+  });
+});
