@@ -123,6 +123,8 @@ export function buildServices(config: Config, knex: Knex, log: Logger) {
     log,
     billing: billing.containerHooks,
     images: nodeImages,
+    nodes,
+    provisionLeaseMs: config.provisionLeaseMs,
   });
   const apps = new AppsService(catalogue, products, purchases);
   const containerConfig = new ContainerConfigService({

@@ -38,14 +38,18 @@ const WORKER = (Number(process.env.VITEST_POOL_ID ?? 1) - 1) % 6;
 const BLOCK_START = 20000 + WORKER * 800;
 let nextRange = BLOCK_START;
 
+/** The next 200 host ports of this file's block, for an agent this file runs in a process of its own. */
+export function reserveAgentPortRange(): number {
+  if (nextRange + 200 > BLOCK_START + 800) throw new Error('a test file may start at most 4 agents');
+  const start = nextRange;
+  nextRange += 200;
+  return start;
+}
+
 /** A real agent on 127.0.0.1 with simulated GPUs, driving the test Docker engine. */
 export async function startTestAgent(options: TestAgentOptions = {}): Promise<TestAgent> {
   const token = options.token ?? randomBytes(18).toString('hex');
-  const portStart = options.portStart ?? nextRange;
-  if (options.portStart === undefined) {
-    if (nextRange + 200 > BLOCK_START + 800) throw new Error('a test file may start at most 4 agents');
-    nextRange += 200;
-  }
+  const portStart = options.portStart ?? reserveAgentPortRange();
   const volumeRoot = options.volumeRoot ?? mkdtempSync(path.join(os.tmpdir(), 'gpucloud-volumes-'));
   const stateDir = mkdtempSync(path.join(os.tmpdir(), 'gpucloud-state-'));
   const agent = await startAgent({

@@ -47,6 +47,7 @@ import { type RunningControlPlane, startControlPlane } from '@gpucloud/control-p
 import { type RunningAgent, startAgent } from '@gpucloud/node-agent';
 import { Client } from 'ssh2';
 import { ensureDockerEngine, removeStaleTestContainers } from '../../scripts/lib/docker-engine.mjs';
+import { freeLoopbackPort } from '../../scripts/lib/free-port.mjs';
 import { ensurePostgres } from '../../scripts/lib/postgres.mjs';
 import { ensureTestImages } from '../../scripts/lib/test-images.mjs';
 import { testToolboxDir } from '../../scripts/lib/test-services.mjs';
@@ -398,18 +399,6 @@ async function measureOurs(user: Api, p: Purchase, name: string, check: boolean)
   }
 }
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === 'string') throw new Error('no free port');
-  return address.port;
-}
-
 async function measureDockerRun(
   bench: Bench,
   name: string,
@@ -417,7 +406,7 @@ async function measureDockerRun(
   network?: string,
 ): Promise<Measurement> {
   const env = { ...process.env, DOCKER_HOST: bench.dockerHost };
-  const port = await freePort();
+  const port = await freeLoopbackPort();
   const started = performance.now();
   try {
     await execFileAsync(

@@ -49,12 +49,17 @@ function startLikeNpmStart(name = 'postgres'): Promise<Cluster> {
   });
 }
 
+// npm test runs the suites with DATABASE_URL set (its own server), which ensurePostgres would use
+// instead of the embedded clusters these tests start: out of the way while they run.
+const givenDatabaseUrl = process.env.DATABASE_URL;
 beforeAll(() => {
+  delete process.env.DATABASE_URL;
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'gpucloud-start-db-'));
 });
 afterAll(async () => {
   await cluster?.stop();
   rmSync(dataDir, { recursive: true, force: true });
+  if (givenDatabaseUrl !== undefined) process.env.DATABASE_URL = givenDatabaseUrl;
 });
 
 describe("npm start's PostgreSQL", () => {

@@ -8,6 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { freeLoopbackPort } from '../../scripts/lib/free-port.mjs';
 import { ensurePostgres } from '../../scripts/lib/postgres.mjs';
 import { WEB_DIST } from './platform.js';
 
@@ -21,17 +22,6 @@ let start: ChildProcess | undefined;
 let output = '';
 let port = 0;
 let agentPort = 0;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 interface Proc {
   pid: number;
@@ -120,8 +110,8 @@ beforeAll(async () => {
   });
   await old.stop();
 
-  port = await freePort();
-  agentPort = await freePort();
+  port = await freeLoopbackPort();
+  agentPort = await freeLoopbackPort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     GPUCLOUD_DATA_DIR: dataDir,

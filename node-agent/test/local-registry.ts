@@ -11,6 +11,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type Docker from 'dockerode';
+import { freeLoopbackPort } from '../../scripts/lib/free-port.mjs';
 
 export const REGISTRY_BINARY = process.env.DOCKER_REGISTRY_BIN ?? '/usr/bin/docker-registry';
 const HTPASSWD_BINARY = '/usr/bin/htpasswd';
@@ -44,17 +45,6 @@ function requireBinaries(withAuth: boolean): void {
   if (missing.length > 0) {
     throw new Error(`The registry tests need a real registry; missing: ${missing.join(', ')}`);
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitUntilServing(
@@ -168,7 +158,7 @@ export async function startLocalRegistry(
   const { credentials } = options;
   requireBinaries(Boolean(credentials));
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'gpucloud-registry-'));
-  const registryAddress = `127.0.0.1:${await freePort()}`;
+  const registryAddress = `127.0.0.1:${await freeLoopbackPort()}`;
   const auth: string[] = [];
   if (credentials) {
     const htpasswd = execFileSync(HTPASSWD_BINARY, ['-Bbn', credentials.username, credentials.password], {

@@ -9,6 +9,7 @@ import { GPU_SAMPLE_BUCKET_MS } from '../modules/nodes/service.js';
 import type { buildServices } from '../platform.js';
 import { ContainerLifecycleJobs } from './container-lifecycle.js';
 import { NodeMonitor } from './node-monitor.js';
+import { scheduleProvisioningRecovery } from './provisioning-recovery.js';
 import { Scheduler } from './scheduler.js';
 import { SettlementJob } from './settlement.js';
 
@@ -48,6 +49,11 @@ export function buildJobs(services: Services, config: Config, log: Log) {
       log,
     });
   }
+  // A quarter of the lease: an abandoned purchase is taken over soon after its lease runs out.
+  scheduleProvisioningRecovery(scheduler, {
+    purchases: services.purchases,
+    intervalMs: Math.max(1000, (config.provisionLeaseMs ?? 60_000) / 4),
+  });
   const monitor = new NodeMonitor(scheduler, services.nodes, containers, services.agents, {
     heartbeatIntervalMs: config.heartbeatIntervalMs,
     offlineAfterMs: config.nodeOfflineAfterMs,

@@ -260,6 +260,11 @@ export class NodeMonitor {
         info ? agentFacts(info) : {},
       );
     }
+    // Containers of purchases the platform ended (a node that died mid-create made one anyway).
+    await this.containers.reapEnded(
+      node,
+      reported.map((c) => c.containerId),
+    );
     const known = new Set(await this.containers.knownIdsOnNode(node.id));
     const found = await this.nodes.recordUnknownContainers(node.id, reported, known);
     for (const u of found)

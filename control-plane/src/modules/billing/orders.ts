@@ -231,6 +231,8 @@ export class OrdersService {
 
   async cancel(userId: number, orderId: number): Promise<OrderView> {
     await this.ledger.transaction(async (trx) => {
+      // The lock order of every path that pays an order: the account, then the order.
+      await this.ledger.lockBalance(trx, userId);
       const order = await this.repo.lock(trx, orderId);
       if (!order || order.user_id !== userId) throw notFound('订单不存在', 'ORDER_NOT_FOUND');
       if (order.status !== 'pending') throw conflict('只能取消待付款的订单', 'ORDER_NOT_PENDING');

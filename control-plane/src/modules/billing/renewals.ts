@@ -46,6 +46,9 @@ export class RenewalsService {
     if (c.billing_type === 'hourly') throw badRequest('按小时计费的实例无需续费', 'RENEW_HOURLY');
     if (p.method === 'balance') {
       const result = await this.d.ledger.transaction(async (trx) => {
+        // The account first, before the order is written and the container locked (ledger.ts's
+        // lock order): parallel renewals of one user queue here instead of deadlocking further on.
+        await this.d.ledger.lockBalance(trx, userId);
         const order = await this.d.orders.createRenewal(trx, c, p.duration);
         await this.d.orders.payFromBalance(trx, order.orderId);
         return order;
@@ -67,7 +70,10 @@ export class RenewalsService {
     const order = await this.d.orders.requireOwn(userId, orderId);
     if (order.status !== 'pending') throw conflict('订单不是待付款状态', 'ORDER_NOT_PENDING');
     if (method === 'balance') {
-      await this.d.ledger.transaction((trx) => this.d.orders.payFromBalance(trx, orderId));
+      await this.d.ledger.transaction(async (trx) => {
+        await this.d.ledger.lockBalance(trx, userId);
+        return this.d.orders.payFromBalance(trx, orderId);
+      });
       return { order_id: orderId, status: 'paid', amount: yuan(order.amount_fen) };
     }
     const payment = await this.d.payments.create({

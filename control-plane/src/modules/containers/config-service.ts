@@ -10,7 +10,7 @@ import type { Allocator } from './allocator.js';
 import type { ContainerPasswordReply } from './contract.js';
 import type { ContainersRepository, PortMapping } from './repository.js';
 import type { ActorOptions, ContainersService } from './service.js';
-import { statusFromAgent } from './status.js';
+import { RECREATE_HOLD_MS, statusFromAgent } from './status.js';
 import { type ContainerView, containerView } from './view.js';
 
 export interface ContainerConfigDeps {
@@ -95,9 +95,14 @@ export class ContainerConfigService {
         trx,
       );
     });
-    // While the node recreates it, the events it reports (died, started) belong to this change:
-    // 'starting' keeps them from being taken for a user's stop (which would free its GPUs).
-    if (c.status === 'running') await this.d.repo.update(id, { status: 'starting' });
+    // While the node recreates it, what it reports (died, gone, started) belongs to this change:
+    // held, the row takes none of it (a report read as a stop would free the GPUs while the new
+    // container runs on them). A running one shows 启动中 meanwhile.
+    await this.d.repo.holdStatus(
+      id,
+      c.status === 'running' ? 'starting' : c.status,
+      new Date(Date.now() + RECREATE_HOLD_MS),
+    );
     // A container made when GPUs were named by index is recreated with its UUIDs (a renumbered
     // host would otherwise hand it another GPU); one that holds no GPUs now keeps what it has.
     const gpusByUuid = c.gpu_uuids.length > 0 && !sameSet(c.gpu_uuids, c.gpu_devices);

@@ -70,6 +70,7 @@ export class ContainerModel extends Model {
       pull_progress: { type: ['integer', 'null'] },
       writable_layer_bytes: { type: ['integer', 'null'] },
       writable_layer_allowance_bytes: { type: ['integer', 'null'] },
+      purchase_order_id: { type: ['integer', 'null'] },
       no_gpu: { type: 'boolean' },
       no_gpu_price_fen: { type: 'integer' },
     },
@@ -145,6 +146,8 @@ export class ContainerModel extends Model {
   pull_progress!: number | null;
   writable_layer_bytes!: number | null;
   writable_layer_allowance_bytes!: number | null;
+  provision_lease_until!: Date | null;
+  purchase_order_id!: number | null;
   no_gpu!: boolean;
   no_gpu_price_fen!: number;
   created_at!: Date;

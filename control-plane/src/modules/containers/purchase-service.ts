@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ContainerSpec } from '@gpucloud/proto';
+import * as grpc from '@grpc/grpc-js';
 import { AgentCallError, type AgentClient } from '../../agents/agent-client.js';
 import { agentError } from '../../agents/agent-errors.js';
 import type { AgentPool } from '../../agents/agent-pool.js';
@@ -26,6 +27,16 @@ import { statusFromAgent } from './status.js';
 
 const GIB = 1024 ** 3;
 
+/**
+ * How long a purchase stays with the process provisioning it without a renewal (it renews every
+ * quarter of it) unless configured (provisionLeaseMs). A process that dies leaves it to run out,
+ * and any replica takes over.
+ */
+export const DEFAULT_PROVISION_LEASE_MS = 60_000;
+/** A taken-over purchase whose node does not answer ends as failed (refunded) after this long. */
+const ABANDONED_UNREACHABLE_AFTER_MS = 10 * 60_000;
+export const MSG_PROVISION_INTERRUPTED = '控制面重启，实例创建未完成，费用已退回';
+
 /** The purchase's answer (contract.ts): always `creating`, the node does the rest. */
 export type PurchaseResult = PurchaseReply;
 
@@ -43,6 +54,10 @@ export interface PurchaseDeps {
   log: (message: string, err?: unknown) => void;
   /** Money: the order and charge of the purchase, in the allocation's transaction. */
   billing: ContainerBilling;
+  /** See DEFAULT_PROVISION_LEASE_MS. */
+  provisionLeaseMs?: number;
+  /** The node of a purchase taken over from a process that died. */
+  nodes: { find(id: number): Promise<NodeRow | undefined> };
   /** What the node holds (the nodes module's warm images): a held image needs no pull. */
   images: {
     isPresent(nodeId: number, image: string): Promise<boolean>;
@@ -66,6 +81,10 @@ export class PurchaseService {
   private readonly provisioning = new Map<string, Promise<void>>();
 
   constructor(private readonly d: PurchaseDeps) {}
+
+  private get leaseMs(): number {
+    return this.d.provisionLeaseMs ?? DEFAULT_PROVISION_LEASE_MS;
+  }
 
   /**
    * With an Idempotency-Key, a retried request gets the first answer (success or refusal) and
@@ -230,6 +249,13 @@ export class PurchaseService {
     const { id, node, spec } = p;
     const agent = this.d.agents.get(node);
     let created = false;
+    // The purchase is this process's while it works on it: the lease says so to the replicas.
+    const lease = setInterval(() => {
+      this.d.repo
+        .renewProvisionLease(id, new Date(Date.now() + this.leaseMs))
+        .catch((e) => this.d.log(`provisioning lease of ${id} not renewed`, e));
+    }, this.leaseMs / 4);
+    lease.unref();
     try {
       // A node that holds the image (warm) goes straight to the create, which still pulls an
       // image removed since without a word; any other pulls first, with its progress shown.
@@ -291,7 +317,106 @@ export class PurchaseService {
       if (failed) {
         await this.d.billing.purchaseFailed(p.orderId).catch((e) => this.d.log(`refund of ${id} failed`, e));
       }
+    } finally {
+      clearInterval(lease);
     }
+  }
+
+  /**
+   * Ends the purchases whose provisioning process died (their lease ran out; a crash, a kill, a
+   * deploy): where the node made the container, the purchase ends as that container (charged
+   * once, metered from 运行中); where it did not, whatever the node may still be making is
+   * removed and the purchase ends as failed with its charge given back. A node that does not
+   * answer gets the purchase back to try later, for up to 10 minutes. Any replica may run it:
+   * each abandoned purchase goes to one.
+   */
+  async recoverAbandoned(now = new Date()): Promise<number> {
+    const rows = await this.d.repo.claimAbandonedProvisioning(now, new Date(now.getTime() + this.leaseMs));
+    for (const row of rows) {
+      // Held while the node is asked (a start waits for SSH), as the purchase's own process would.
+      const lease = setInterval(() => {
+        this.d.repo
+          .renewProvisionLease(row.id, new Date(Date.now() + this.leaseMs))
+          .catch((e) => this.d.log(`provisioning lease of ${row.id} not renewed`, e));
+      }, this.leaseMs / 4);
+      lease.unref();
+      await this.recoverOne(row, now)
+        .catch((e) => this.d.log(`recovery of purchase ${row.id} failed`, e))
+        .finally(() => clearInterval(lease));
+    }
+    return rows.length;
+  }
+
+  private async recoverOne(
+    row: {
+      id: string;
+      node_id: number;
+      user_id: number;
+      created_at: Date;
+      purchase_order_id: number | null;
+      password_encrypted: string;
+    },
+    now: Date,
+  ): Promise<void> {
+    const node = await this.d.nodes.find(row.node_id);
+    if (!node) return this.failAbandoned(row, MSG_PROVISION_INTERRUPTED);
+    const agent = this.d.agents.get(node);
+    let info: Awaited<ReturnType<AgentClient['inspectContainer']>>;
+    try {
+      await agent.inspectContainer(row.id);
+      // The node made it: started (or found running) with its access set, as the purchase would
+      // have (the node serialises calls on one container: a create still under way finishes
+      // first), answering once its SSH does.
+      const owner = await this.d.users.findById(row.user_id);
+      info = await agent.startContainer({
+        containerId: row.id,
+        rootPassword: this.d.secrets.open(row.password_encrypted),
+        authorizedKeys: owner ? authorizedKeys(owner) : [],
+      });
+    } catch (err) {
+      if (err instanceof AgentCallError && err.code === grpc.status.NOT_FOUND) {
+        // Nothing yet: a create still under way for the process that died finishes first, then goes.
+        await agent.removeContainer(row.id);
+        return this.failAbandoned(row, MSG_PROVISION_INTERRUPTED);
+      }
+      if (now.getTime() - row.created_at.getTime() > ABANDONED_UNREACHABLE_AFTER_MS) {
+        // The node's container, if it ever makes one, is removed at its next report (reapEnded).
+        return this.failAbandoned(
+          row,
+          `${MSG_PROVISION_INTERRUPTED} (${agentError(err, '无法连接节点').detail})`,
+        );
+      }
+      this.d.log(`purchase ${row.id}: node ${node.name} did not answer, trying again later`, err);
+      return;
+    }
+    const status = statusFromAgent(info);
+    const applied = await this.d.repo.settleProvisioning(row.id, {
+      status,
+      started_at: status === 'running' ? new Date() : null,
+      start_error: info.startError || (status === 'running' ? null : '容器未能启动'),
+      jupyter: info.jupyter,
+    });
+    this.d.log(`purchase ${row.id} taken over from a stopped process: the node has it (${status})`);
+    if (applied && status === 'running') {
+      await this.d.billing.running(row.id).catch((e) => this.d.log(`metering of ${row.id} not opened`, e));
+    }
+  }
+
+  private async failAbandoned(
+    row: { id: string; purchase_order_id: number | null },
+    reason: string,
+  ): Promise<void> {
+    const failed = await this.d.repo.transaction(async (trx) => {
+      const changed = await this.d.repo.settleProvisioning(
+        row.id,
+        { status: 'failed', start_error: reason, pull_progress: null },
+        trx,
+      );
+      if (changed) await this.d.repo.releaseAllocations(row.id, trx);
+      return changed;
+    });
+    this.d.log(`purchase ${row.id} taken over from a stopped process: failed (${reason})`);
+    if (failed && row.purchase_order_id !== null) await this.d.billing.purchaseFailed(row.purchase_order_id);
   }
 
   /** 拉取镜像中 n% until the node holds the image; false when the container was destroyed meanwhile. */
@@ -410,6 +535,7 @@ export class PurchaseService {
           ports,
           mounts: p.mounts,
           gpu_devices: gpuUuids,
+          provision_lease_until: new Date(Date.now() + this.leaseMs),
         },
         trx,
       );
@@ -435,7 +561,11 @@ export class PurchaseService {
         gpuType: p.product.gpu_type,
         region: p.node.region,
       });
-      if (charge.expiresAt) await this.d.repo.update(p.id, { expires_at: charge.expiresAt }, trx);
+      await this.d.repo.update(
+        p.id,
+        { purchase_order_id: charge.orderId, ...(charge.expiresAt ? { expires_at: charge.expiresAt } : {}) },
+        trx,
+      );
       return { gpuUuids, ports, orderId: charge.orderId };
     });
   }

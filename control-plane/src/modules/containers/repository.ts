@@ -50,6 +50,10 @@ export interface ContainerRow {
   writable_layer_bytes: number | null;
   /** The node's writable-layer allowance per container; null or 0 = none. */
   writable_layer_allowance_bytes: number | null;
+  /** While provisioning: until when the process provisioning it holds it (it renews this). */
+  provision_lease_until: Date | null;
+  /** The purchase's order (its charge goes back when the purchase fails). */
+  purchase_order_id: number | null;
   /** GPU ids Docker's container has now (after a stop they may no longer be allocated). */
   gpu_devices: string[];
   no_gpu: boolean;
@@ -193,6 +197,7 @@ export class ContainersRepository {
       | 'pull_progress'
       | 'writable_layer_bytes'
       | 'writable_layer_allowance_bytes'
+      | 'purchase_order_id'
       | 'no_gpu'
       | 'pending_mounts'
     >,
@@ -213,6 +218,17 @@ export class ContainersRepository {
   async update(id: string, values: ScalarValues, trx?: Knex.Transaction): Promise<void> {
     const stamped = 'status' in values ? { ...values, status_changed_at: new Date() } : values;
     await this.containers(trx).patch(stamped).where('id', id);
+  }
+
+  /**
+   * Keeps the container at `status` while an action recreates it (a port change): reports the
+   * node observed before `until` are not applied (see applyObservedStatus), so the stop, the
+   * absence and the start of the recreate never read as a stop of the container, whatever the
+   * order they are handled in. The action writes its outcome when done (update, stamped now);
+   * where the control plane dies meanwhile, the node's reports take over after `until`.
+   */
+  async holdStatus(id: string, status: ContainerStatus, until: Date): Promise<void> {
+    await this.containers().patch({ status, status_changed_at: until }).where('id', id);
   }
 
   /**
@@ -367,6 +383,44 @@ export class ContainersRepository {
     return n > 0;
   }
 
+  // ------------------------------------------------------------------ provisioning leases
+
+  /** Renews the lease of a purchase this process provisions; false once it is no longer provisioning. */
+  async renewProvisionLease(id: string, until: Date): Promise<boolean> {
+    const n = await this.containers()
+      .patch({ provision_lease_until: until })
+      .where('id', id)
+      .whereIn('status', PROVISIONING);
+    return n > 0;
+  }
+
+  /**
+   * Takes over purchases whose provisioning process is gone (their lease ran out): each row is
+   * given to one caller only (the lease moves to `until` in the same statement).
+   */
+  async claimAbandonedProvisioning(now: Date, until: Date, limit = 50): Promise<ContainerRow[]> {
+    const rows = await this.knex.raw(
+      `UPDATE containers SET provision_lease_until = ?
+        WHERE id IN (SELECT id FROM containers
+                      WHERE status = ANY(?) AND (provision_lease_until IS NULL OR provision_lease_until < ?)
+                      ORDER BY created_at LIMIT ? FOR UPDATE SKIP LOCKED)
+        RETURNING *`,
+      [until, PROVISIONING, now, limit],
+    );
+    return (rows.rows as ContainerRow[]).map((r) => ({ ...r }));
+  }
+
+  /** Of these containers of a node, the ones the platform has ended (failed, destroyed). */
+  async endedAmong(nodeId: number, ids: string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.containers()
+      .where('node_id', nodeId)
+      .whereIn('id', ids)
+      .whereIn('status', ['failed', 'deleted'])
+      .select('id');
+    return rows.map((r) => r.id);
+  }
+
   // ------------------------------------------------------------------ the lifecycle jobs
 
   /** Hourly containers of these users that run or start. */
@@ -450,12 +504,16 @@ export class ContainersRepository {
     await this.containers(trx).increment('total_cost_fen', fen).where('id', id);
   }
 
-  /** The row locked for the transaction: its status and prepaid end. */
+  /**
+   * The row locked for the transaction: its status and prepaid end. Called with the owner's
+   * account locked (billing's lock order); FOR NO KEY UPDATE, the lock an update of the row takes,
+   * so allocations that reference the row (key-share locks) never wait on a renewal or it on them.
+   */
   async lockExpiry(
     trx: Knex.Transaction,
     id: string,
   ): Promise<Pick<ContainerRow, 'status' | 'expires_at'> | undefined> {
-    const row = await this.containers(trx).findById(id).forUpdate().select('status', 'expires_at');
+    const row = await this.containers(trx).findById(id).forNoKeyUpdate().select('status', 'expires_at');
     return row ? { status: row.status, expires_at: row.expires_at } : undefined;
   }
 

@@ -20,7 +20,7 @@ import type {
   ContainersRepository,
   ContainerWithGpus,
 } from './repository.js';
-import { type AgentFacts, PROVISIONING, statusFromAgent } from './status.js';
+import { type AgentFacts, PROVISIONING, RECREATE_HOLD_MS, statusFromAgent } from './status.js';
 import { type ContainerView, containerView } from './view.js';
 
 export interface ContainersDeps {
@@ -332,9 +332,11 @@ export class ContainersService {
     const owner = await this.d.users.findById(c.user_id);
     const keys = owner ? authorizedKeys(owner) : [];
     const mounts = c.pending_mounts;
-    await this.d.repo.update(id, { status: 'starting' });
+    const recreate = !sameSet(devices, c.gpu_devices) || mounts !== null;
+    if (recreate) await this.d.repo.holdStatus(id, 'starting', new Date(Date.now() + RECREATE_HOLD_MS));
+    else await this.d.repo.update(id, { status: 'starting' });
     try {
-      if (!sameSet(devices, c.gpu_devices) || mounts) {
+      if (recreate) {
         await agent.reconfigureContainer({
           containerId: id,
           setGpus: true,
@@ -403,6 +405,23 @@ export class ContainersService {
   }
 
   /**
+   * Containers a node still has for purchases the platform ended (failed, destroyed), e.g. made
+   * by a node that died mid-create and came back: removed, since their GPUs and ports may be
+   * another's now. Returns their ids.
+   */
+  async reapEnded(node: NodeRow, reportedIds: string[]): Promise<string[]> {
+    const ended = await this.d.repo.endedAmong(node.id, reportedIds);
+    for (const id of ended) {
+      this.d.log(`node ${node.name} still has container ${id} of an ended purchase: removing it`);
+      await this.d.agents
+        .get(node)
+        .removeContainer(id)
+        .catch((err) => this.d.log(`removal of ${id} from node ${node.name} failed`, err));
+    }
+    return ended;
+  }
+
+  /**
    * Applies a state the agent reported (event stream, reconciliation); `observedAt` is when the
    * node was asked, so a report older than the platform's last status change is dropped.
    */
@@ -417,7 +436,15 @@ export class ContainersService {
       const changed = factsChanged(c, facts);
       if (Object.keys(changed).length > 0) await this.d.repo.update(containerId, changed);
     }
-    if (!c || c.status === 'deleted' || PROVISIONING.includes(c.status) || c.status === status) return;
+    // A failed purchase has no container (one the node made anyway is removed: reapEnded).
+    if (
+      !c ||
+      c.status === 'deleted' ||
+      c.status === 'failed' ||
+      PROVISIONING.includes(c.status) ||
+      c.status === status
+    )
+      return;
     // A container being started is settled by the start call itself.
     if (c.status === 'starting' && status !== 'running') return;
     const stopped = status === 'stopped' || status === 'error' || status === 'not_found';

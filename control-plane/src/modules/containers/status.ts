@@ -1,6 +1,14 @@
 import type { ContainerInfo__Output } from '@gpucloud/proto';
 import type { ContainerStatus } from './repository.js';
 
+/**
+ * How long a recreate (a port change, a start with new mounts or 无卡模式) holds the row against
+ * the node's reports at most: past the agent call's deadline (a minute by default), so only a
+ * control plane that died mid-change leaves it to them. The recreate's own events (the old
+ * container's stop and removal) would otherwise read as a stop and free its GPUs.
+ */
+export const RECREATE_HOLD_MS = 5 * 60_000;
+
 /** A purchase the node is still provisioning: no Docker container to report yet (or not ours to settle). */
 export const PROVISIONING: ContainerStatus[] = ['creating', 'pulling'];
 /** Running, or on its way to running: metered, stopped at a zero balance or at the end of its paid time. */
