@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import Docker from 'dockerode';
 import { TOOLBOX_SH } from '../containers/toolbox.js';
 import { AgentError } from '../errors.js';
-import type { TenantNetworkSummary } from '../network/tenant-networks.js';
+import type { TenantNetworkSpec, TenantNetworkSummary } from '../network/tenant-networks.js';
 import type {
   ContainerClient,
   ContainerDefinition,
@@ -349,13 +349,7 @@ export class DockerodeContainerClient implements ContainerClient {
     });
   }
 
-  createNetwork(spec: {
-    name: string;
-    bridge: string;
-    subnet: string;
-    gateway: string;
-    labels: Record<string, string>;
-  }): Promise<void> {
+  createNetwork(spec: TenantNetworkSpec): Promise<void> {
     // Docker programs the bridge and its iptables rules meanwhile: slower than most calls.
     return this.call(
       `create network ${spec.name}`,

@@ -23,19 +23,22 @@ export interface TenantNetworkSummary {
   labels: Record<string, string>;
 }
 
+/** A tenant network as the agent asks Docker to make it. */
+export interface TenantNetworkSpec {
+  name: string;
+  bridge: string;
+  subnet: string;
+  gateway: string;
+  labels: Record<string, string>;
+}
+
 /** The Docker calls tenant networks need (DockerodeContainerClient has them). */
 export interface NetworkEngine {
   /** Every network of the engine (their subnets decide which are free). */
   listNetworks(): Promise<TenantNetworkSummary[]>;
   /** Undefined when there is no such network. */
   inspectNetwork(name: string): Promise<TenantNetworkSummary | undefined>;
-  createNetwork(spec: {
-    name: string;
-    bridge: string;
-    subnet: string;
-    gateway: string;
-    labels: Record<string, string>;
-  }): Promise<void>;
+  createNetwork(spec: TenantNetworkSpec): Promise<void>;
   /** False when there was no such network. */
   removeNetwork(name: string): Promise<boolean>;
   /** Docker ids of the containers (any state) that use the network. */

@@ -363,10 +363,9 @@ export class PurchaseService {
     const agent = this.d.agents.get(node);
     let info: Awaited<ReturnType<AgentClient['inspectContainer']>>;
     try {
-      await agent.inspectContainer(row.id);
-      // The node made it: started (or found running) with its access set, as the purchase would
-      // have (the node serialises calls on one container: a create still under way finishes
-      // first), answering once its SSH does.
+      // Where the node made it: started (or found running) with its access set, as the purchase
+      // would have (the node serialises calls on one container: a create still under way
+      // finishes first), answering once its SSH does. NOT_FOUND where it made none.
       const owner = await this.d.users.findById(row.user_id);
       info = await agent.startContainer({
         containerId: row.id,
