@@ -4,6 +4,7 @@
 // agent and the control plane are restarted when they crash.
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { forgetPid, processArgs, readPid, recordedPid, recordPid, stopLeftover } from './lib/leftovers.mjs';
 import {
   DATA_DIR,
   ensureDebianPackages,
@@ -15,13 +16,26 @@ import {
   ROOT,
 } from './lib/setup.mjs';
 
+// One npm start per data folder: a second one would take the first one's PostgreSQL and dockerd
+// for leftovers of a killed run.
+const other = recordedPid(DATA_DIR, 'start');
+if (
+  other !== undefined &&
+  other !== process.pid &&
+  processArgs(other)?.some((a) => a.endsWith('start.mjs'))
+) {
+  log(`另一个 npm start (pid ${other}) 正在使用数据目录 ${DATA_DIR}，请先停止它`);
+  process.exit(1);
+}
+recordPid(DATA_DIR, 'start', process.pid);
+
 ensureDependencies();
 // WEB_DIST: a console built elsewhere (the tests give one, and no build runs).
 const webDist = process.env.WEB_DIST ?? path.join(ROOT, 'web', 'dist');
 if (!process.env.WEB_DIST) ensureWebBuild();
 
 const { ensurePostgres } = await import('./lib/postgres.mjs');
-const { ensureDockerEngine } = await import('./lib/docker-engine.mjs');
+const { ensureDockerEngine, privateEngine } = await import('./lib/docker-engine.mjs');
 const { ensureBaseImage } = await import('./lib/base-image.mjs');
 const { supervise } = await import('./lib/supervisor.mjs');
 const { scheduleBackups } = await import('./lib/backups.mjs');
@@ -49,8 +63,15 @@ async function shutdown(code) {
   await setupDone.catch(() => {});
   await Promise.all(services.map((s) => s.stop(10_000)));
   await backups?.stop();
-  await pg?.stop().catch((err) => log(`停止 PostgreSQL 失败: ${err.message}`));
-  if (engine?.started) await engine.stop();
+  await pg
+    ?.stop()
+    .then(() => forgetPid(DATA_DIR, 'postgres'))
+    .catch((err) => log(`停止 PostgreSQL 失败: ${err.message}`));
+  if (engine?.started) {
+    await engine.stop();
+    forgetPid(DATA_DIR, 'dockerd');
+  }
+  forgetPid(DATA_DIR, 'start');
   log('平台已停止');
   process.exit(code);
 }
@@ -82,7 +103,42 @@ const publicHost = process.env.PUBLIC_HOST ?? '127.0.0.1';
 const adminUsername = process.env.ADMIN_USERNAME ?? 'admin';
 const adminPassword = process.env.ADMIN_PASSWORD ?? secrets.adminPassword;
 
+/**
+ * A run killed with SIGKILL (or a crash of node) leaves PostgreSQL and a private dockerd running
+ * (its agent and control plane exit with it: exitWithParent below). They are stopped here and
+ * started afresh: PostgreSQL with a fast shutdown, dockerd as at Ctrl+C (it stops its containers;
+ * their restart policies bring them back with the new engine).
+ */
+async function stopLeftovers() {
+  const clusterDir = path.join(DATA_DIR, 'postgres');
+  const docker = privateEngine(DATA_DIR);
+  await Promise.all([
+    stopLeftover({
+      label: 'PostgreSQL',
+      // Ours, and the server's own lock file (a run killed before it recorded the pid).
+      pids: [recordedPid(DATA_DIR, 'postgres'), readPid(path.join(clusterDir, 'postmaster.pid'))],
+      matches: (args) => path.basename(args[0] ?? '') === 'postgres' && args.includes(clusterDir),
+      signal: 'SIGINT', // fast shutdown
+      timeoutMs: 30_000,
+      log,
+    }),
+    // Only one this script started: the same private engine may be one `npm test` started.
+    stopLeftover({
+      label: '私有 Docker 引擎 (dockerd)',
+      pids: [recordedPid(DATA_DIR, 'dockerd')],
+      matches: (args) => path.basename(args[0] ?? '') === 'dockerd' && args.includes(docker.dataRoot),
+      signal: 'SIGTERM',
+      timeoutMs: 60_000,
+      log,
+    }),
+  ]);
+  forgetPid(DATA_DIR, 'postgres');
+  forgetPid(DATA_DIR, 'dockerd');
+}
+
 async function setup() {
+  await stopLeftovers();
+  if (stopping) return;
   pg = await ensurePostgres({
     dataDir: DATA_DIR,
     name: 'postgres',
@@ -94,6 +150,7 @@ async function setup() {
     log,
   });
   if (pg.embedded) {
+    recordPid(DATA_DIR, 'postgres', pg.pid);
     log(`嵌入式 PostgreSQL 已启动 (${pg.clusterDir})`);
     backups = scheduleBackups({
       databaseUrl: pg.url,
@@ -106,7 +163,13 @@ async function setup() {
   }
   if (stopping) return;
   try {
-    engine = await ensureDockerEngine({ dataDir: DATA_DIR, log });
+    engine = await ensureDockerEngine({
+      dataDir: DATA_DIR,
+      log,
+      // GPUCLOUD_DOCKER=private: a private dockerd even where another engine answers.
+      privateOnly: process.env.GPUCLOUD_DOCKER === 'private',
+      onSpawn: (pid) => recordPid(DATA_DIR, 'dockerd', pid),
+    });
     ensureBaseImage({ dockerHost: engine.dockerHost, log });
     log(`Docker 引擎: ${engine.dockerHost}`);
   } catch (err) {
@@ -131,6 +194,8 @@ function launch(name, script, args, env) {
     args: ['--import', 'tsx', script, ...args],
     spawnOptions: { cwd: ROOT, env: { ...process.env, ...env } },
     log,
+    // It exits when this script dies, even by SIGKILL (its own process group would keep it).
+    exitWithParent: true,
   });
   services.push(service);
   return service;

@@ -33,10 +33,11 @@ export interface Config extends AccountSettings, BillingSettings, LifecycleSetti
   /** How often node subscriptions are synced and silent nodes marked offline. */
   monitorSyncIntervalMs: number;
   /**
-   * How long a purchase being provisioned stays with its process without a renewal (renewed every
-   * quarter of it); a process that dies leaves it to run out and another takes over. 60 s.
+   * How long a row a process works on (a purchase being provisioned, a container being
+   * recreated) stays with it without a renewal (renewed every quarter of it); a process that
+   * dies leaves it to run out, then another takes over or the node's reports settle it. 60 s.
    */
-  provisionLeaseMs?: number;
+  leaseMs?: number;
   /** Heartbeat interval asked of the agents. */
   heartbeatIntervalMs: number;
   /**
@@ -150,7 +151,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     agentCallTimeoutMs: int(env.AGENT_CALL_TIMEOUT_MS, 60_000),
     nodeOfflineAfterMs: int(env.NODE_OFFLINE_AFTER_MS, 30_000),
     monitorSyncIntervalMs: int(env.MONITOR_SYNC_INTERVAL_MS, 10_000),
-    provisionLeaseMs: int(env.PROVISION_LEASE_MS, 60_000),
+    leaseMs: int(env.LEASE_MS, 60_000),
     heartbeatIntervalMs: int(env.HEARTBEAT_INTERVAL_MS, 5_000),
     gpuInventoryIntervalMs: int(env.GPU_INVENTORY_INTERVAL_MS, 30_000),
     ...accountSettingsFromEnv(env),

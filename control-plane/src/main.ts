@@ -1,6 +1,13 @@
 import { type Config, loadConfig } from './config.js';
 import { consoleLogger, startControlPlane } from './platform.js';
 
+// Started by `npm start` (scripts/lib/supervisor.mjs, exitWithParent): stop with it, even when it
+// is killed with SIGKILL (the IPC channel closes). Never set under systemd.
+if (process.env.GPUCLOUD_EXIT_WITH_PARENT === '1' && process.channel) {
+  process.channel.unref();
+  process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
+}
+
 let config: Config;
 try {
   config = loadConfig();

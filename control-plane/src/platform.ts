@@ -99,6 +99,7 @@ export function buildServices(config: Config, knex: Knex, log: Logger) {
   });
   const allocator = new Allocator(containersRepo, nodes);
   const containers = new ContainersService({
+    leaseMs: config.leaseMs,
     repo: containersRepo,
     allocator,
     nodes,
@@ -124,7 +125,7 @@ export function buildServices(config: Config, knex: Knex, log: Logger) {
     billing: billing.containerHooks,
     images: nodeImages,
     nodes,
-    provisionLeaseMs: config.provisionLeaseMs,
+    leaseMs: config.leaseMs,
   });
   const apps = new AppsService(catalogue, products, purchases);
   const containerConfig = new ContainerConfigService({

@@ -158,7 +158,7 @@ beforeAll(async () => {
     HOST: '127.0.0.1',
     ADMIN_USERNAME: ADMIN.username,
     ADMIN_PASSWORD: ADMIN.password,
-    PROVISION_LEASE_MS: String(LEASE_MS),
+    LEASE_MS: String(LEASE_MS),
     HEARTBEAT_INTERVAL_MS: '500',
     MONITOR_SYNC_INTERVAL_MS: '1000',
   });
@@ -293,7 +293,7 @@ async function expectConsistent(ids: string[]): Promise<{ running: number; faile
   const held = await dockerContainers();
   const rows = await knex('containers')
     .whereIn('id', ids)
-    .select('id', 'status', 'user_id', 'purchase_order_id');
+    .select('id', 'status', 'user_id', 'purchase_order_id', 'billing_type');
   let running = 0;
   let failed = 0;
   for (const row of rows) {
@@ -319,15 +319,22 @@ async function expectConsistent(ids: string[]): Promise<{ running: number; faile
       expect(c?.running, `running purchase ${row.id} has no running container`).toBe(true);
       expect(c?.gpus).toEqual(gpus);
       expect(c?.ports).toEqual(ports);
-      // Hourly: metered from 运行中 (one open meter), charged by the settlements; nothing yet, or less.
+      const [json] = await knex('containers').where({ id: row.id }).pluck('ports');
+      expect(
+        (json as { host_port: number }[]).map((p) => p.host_port).sort((a, b) => a - b),
+        `running purchase ${row.id}: the ports it shows are the ones reserved`,
+      ).toEqual(ports);
       expect(
         Number(net?.sum ?? 0),
         `running purchase ${row.id}: charged, never refunded`,
       ).toBeLessThanOrEqual(0);
-      const meters = await knex('container_meters')
-        .where({ container_id: row.id })
-        .whereNotNull('running_since');
-      expect(meters, `running purchase ${row.id}: one open meter`).toHaveLength(1);
+      if (row.billing_type === 'hourly') {
+        // Metered from 运行中 (one open meter), charged by the settlements.
+        const meters = await knex('container_meters')
+          .where({ container_id: row.id })
+          .whereNotNull('running_since');
+        expect(meters, `running purchase ${row.id}: one open meter`).toHaveLength(1);
+      }
     }
   }
   expect(rows).toHaveLength(ids.length);
@@ -464,4 +471,149 @@ describe('a crash in the middle of purchases', () => {
     );
     expect((await knex('containers').where({ id }).first('status')).status).toBe('failed');
   }, 120_000);
+});
+
+/** A purchase that runs, once the control plane takes purchases again (503 until it reaches the node). */
+async function running(user: string, overrides: Record<string, unknown>): Promise<string> {
+  const api = clients.get(user) as ApiClient;
+  const bought = await until('a purchase the node takes', async () => {
+    const res = await api.request<{ container_id: string }>(
+      'POST',
+      `/api/cloud-products/${market.productId}/purchase`,
+      purchaseBody(market, overrides),
+    );
+    if (res.status === 503) return undefined;
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return res.body.container_id;
+  });
+  await until('it to run', async () =>
+    (await knex('containers').where({ id: bought }).first('status'))?.status === 'running' ? true : undefined,
+  );
+  return bought;
+}
+
+/** Until the row is held by a change the node is making (the moment to crash). */
+async function held(id: string): Promise<void> {
+  await until(
+    `container ${id} held by its change`,
+    async () => {
+      const row = await knex('containers').where({ id }).first('status_changed_at');
+      return row?.status_changed_at && new Date(row.status_changed_at).getTime() > Date.now()
+        ? true
+        : undefined;
+    },
+    30_000,
+  );
+}
+
+/** Custom ports (host port = container port) of this run, apart from other runs on the shared engine. */
+const PORT_BASE = 15000 + (process.pid % 400) * 10;
+const DAILY = { billing_type: 'daily', duration: 1, total_price: 45.37 };
+const DAY_MS = 24 * 3600_000;
+
+describe('a crash in the middle of a port change (the node recreates the container)', () => {
+  it('kill -9 of the control plane: after its restart the row shows the ports and GPUs Docker holds, and it runs', async () => {
+    const id = await running('crash_a', { instanceName: 'ports-cp' });
+    const gpusBefore = (await knex('gpu_allocations').where({ container_id: id }).pluck('gpu_uuid')).sort();
+    expect(gpusBefore).toHaveLength(1);
+    const api = clients.get('crash_a') as ApiClient;
+    const change = api
+      .request('POST', `/api/containers/${id}/ports`, { ports: [PORT_BASE + 1, PORT_BASE + 2] })
+      .catch((err: unknown) => err);
+    await held(id);
+    await cp.kill('SIGKILL');
+    await change;
+    // Left as the crash left it: both sets of ports reserved, the old ones shown.
+    expect((await knex('port_allocations').where({ container_id: id })).length).toBeGreaterThan(1);
+    await startControlPlane();
+    const outcome = await eventuallyConsistent([id]);
+    expect(outcome).toEqual({ running: 1, failed: 0 });
+    // The node finished the change: the new ports are the container's, with the GPU it had.
+    const ports = await knex('port_allocations').where({ container_id: id }).pluck('host_port');
+    expect(ports).toEqual(expect.arrayContaining([PORT_BASE + 1, PORT_BASE + 2]));
+    expect((await knex('gpu_allocations').where({ container_id: id }).pluck('gpu_uuid')).sort()).toEqual(
+      gpusBefore,
+    );
+    await destroyAll([id]);
+  }, 180_000);
+
+  it('kill -9 of the agent: after its restart the container runs again, and the row shows what Docker holds', async () => {
+    const id = await running('crash_b', { instanceName: 'ports-agent' });
+    const gpusBefore = (await knex('gpu_allocations').where({ container_id: id }).pluck('gpu_uuid')).sort();
+    const api = clients.get('crash_b') as ApiClient;
+    const portsBefore = (
+      await knex('port_allocations').where({ container_id: id }).pluck('host_port')
+    ).sort();
+    const change = api.request<{ detail?: string }>('POST', `/api/containers/${id}/ports`, {
+      ports: [PORT_BASE + 3],
+    });
+    // Killed between the old container's parking and its removal: the switch never completed.
+    await until(
+      'the old container parked by the recreate',
+      async () => {
+        const parked = await docker().listContainers({
+          all: true,
+          filters: { name: [`gpucloud-${id}-superseded-`] },
+        });
+        return parked.length > 0 ? true : undefined;
+      },
+      30_000,
+    );
+    await agent.kill('SIGKILL');
+    const answer = await change;
+    expect(answer.status, JSON.stringify(answer.body)).toBe(503);
+    agent.start();
+    await until('the agent', () => connects(agentPort));
+    const outcome = await eventuallyConsistent([id]);
+    expect(outcome).toEqual({ running: 1, failed: 0 });
+    // The agent put the old container back at its start; the row gave the new port back.
+    expect(agent.lines.join('\n')).toMatch(/the old container is back as gpucloud-/);
+    expect((await knex('port_allocations').where({ container_id: id }).pluck('host_port')).sort()).toEqual(
+      portsBefore,
+    );
+    expect((await knex('gpu_allocations').where({ container_id: id }).pluck('gpu_uuid')).sort()).toEqual(
+      gpusBefore,
+    );
+    await destroyAll([id]);
+  }, 180_000);
+});
+
+describe('a crash in the middle of renewals', () => {
+  it('kill -9 of the control plane: each renewal is paid once with its day added, or not at all', async () => {
+    const id = await running('crash_c', { instanceName: 'renew', ...DAILY });
+    const endOf = async () =>
+      new Date((await knex('containers').where({ id }).first('expires_at')).expires_at);
+    const end = await endOf();
+    const api = clients.get('crash_c') as ApiClient;
+    const renewals = Array.from({ length: 20 }, () =>
+      api
+        .request('POST', `/api/containers/${id}/renew`, { duration: 1, payment_method: 'balance' })
+        .catch((err: unknown) => err),
+    );
+    await until('a renewal paid', async () => {
+      const paid = await knex('container_orders')
+        .where({ container_id: id, order_type: 'renewal', status: 'paid' })
+        .first('id');
+      return paid ? true : undefined;
+    });
+    await cp.kill('SIGKILL');
+    await Promise.all(renewals);
+    await startControlPlane();
+    const orders = await knex('container_orders')
+      .where({ container_id: id, order_type: 'renewal' })
+      .select('id', 'status', 'amount_fen');
+    const paid = orders.filter((o) => o.status === 'paid');
+    expect(paid.length).toBeGreaterThan(0);
+    // A renewal cut by the crash left nothing: no order waiting, no charge without its day.
+    expect(orders.filter((o) => o.status !== 'paid')).toEqual([]);
+    const charges = await knex('ledger_entries').whereIn(
+      'order_id',
+      orders.map((o) => o.id),
+    );
+    expect(charges).toHaveLength(paid.length);
+    for (const c of charges) expect(Number(c.amount_fen)).toBe(-4537);
+    expect((await endOf()).getTime()).toBe(end.getTime() + paid.length * DAY_MS);
+    await eventuallyConsistent([id]);
+    await destroyAll([id]);
+  }, 180_000);
 });

@@ -11,10 +11,13 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freeLoopbackPort } from '../../scripts/lib/free-port.mjs';
 import { ensurePostgres } from '../../scripts/lib/postgres.mjs';
 import { WEB_DIST } from './platform.js';
+import { answers, descendants, living, processes, waitFor } from './processes.js';
 
 // The whole `node scripts/start.mjs`, in a data folder of its own (GPUCLOUD_DATA_DIR), on the
-// test engine (DOCKER_HOST: no private dockerd) and on free ports: a killed agent comes back,
-// and a Ctrl+C to its process group, as a terminal sends it, leaves none of its processes.
+// test engine (DOCKER_HOST: no private dockerd) and on free ports: a killed agent comes back, a
+// SIGKILL of the script takes the agent and the control plane along (the next start stops the
+// PostgreSQL it left), and a Ctrl+C to its process group, as a terminal sends it, leaves none of
+// its processes. start-private-docker.test.ts does the same with a private dockerd.
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 let dataDir: string;
@@ -22,68 +25,23 @@ let start: ChildProcess | undefined;
 let output = '';
 let port = 0;
 let agentPort = 0;
+let env: NodeJS.ProcessEnv;
 
-interface Proc {
-  pid: number;
-  ppid: number;
-  state: string;
-  cmdline: string;
-}
+const until = <T>(what: string, check: () => T | undefined | Promise<T | undefined>, timeoutMs: number) =>
+  waitFor(what, check, timeoutMs, () => output);
+const healthy = () => answers(port);
 
-function processes(): Proc[] {
-  const all: Proc[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ');
-      all.push({ pid: Number(entry), ppid: Number(ppid), state: state ?? '', cmdline });
-    } catch {
-      // it ended while we looked
-    }
-  }
-  return all;
-}
-
-/** The living processes below `pid`, children of children included. */
-function descendants(pid: number): Proc[] {
-  const all = processes().filter((p) => p.state !== 'Z');
-  const found: Proc[] = [];
-  let parents = new Set([pid]);
-  while (parents.size > 0) {
-    const next = all.filter((p) => parents.has(p.ppid));
-    found.push(...next);
-    parents = new Set(next.map((p) => p.pid));
-  }
-  return found;
-}
-
-function living(pids: number[]): Proc[] {
-  return processes().filter((p) => pids.includes(p.pid) && p.state !== 'Z');
-}
-
-async function until<T>(
-  what: string,
-  check: () => T | undefined | Promise<T | undefined>,
-  timeoutMs: number,
-) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline)
-      throw new Error(`timed out waiting for ${what}; npm start said:\n${output.slice(-3000)}`);
-    await sleep(200);
-  }
-}
-
-async function healthy(): Promise<boolean> {
-  try {
-    return (await fetch(`http://127.0.0.1:${port}/api/health`)).ok;
-  } catch {
-    return false;
-  }
+/** npm start, in a process group of its own as a terminal's foreground job; resolves once up. */
+async function launch() {
+  output = '';
+  start = spawn(process.execPath, ['scripts/start.mjs'], { cwd: ROOT, env, detached: true });
+  start.stdout?.on('data', (d) => {
+    output += d;
+  });
+  start.stderr?.on('data', (d) => {
+    output += d;
+  });
+  await until('the platform to start', () => (output.includes('平台已启动') ? true : undefined), 150_000);
 }
 
 function agentPid(): number | undefined {
@@ -112,7 +70,7 @@ beforeAll(async () => {
 
   port = await freeLoopbackPort();
   agentPort = await freeLoopbackPort();
-  const env: NodeJS.ProcessEnv = {
+  env = {
     ...process.env,
     GPUCLOUD_DATA_DIR: dataDir,
     PORT: String(port),
@@ -125,15 +83,7 @@ beforeAll(async () => {
     AGENT_BIND_ADDRESS: '127.0.0.1',
   };
   delete env.DATABASE_URL; // npm test's: this run starts its own embedded PostgreSQL
-  // Its own process group, as a terminal's foreground job.
-  start = spawn(process.execPath, ['scripts/start.mjs'], { cwd: ROOT, env, detached: true });
-  start.stdout?.on('data', (d) => {
-    output += d;
-  });
-  start.stderr?.on('data', (d) => {
-    output += d;
-  });
-  await until('the platform to start', () => (output.includes('平台已启动') ? true : undefined), 150_000);
+  await launch();
 }, 200_000);
 
 afterAll(async () => {
@@ -150,6 +100,14 @@ afterAll(async () => {
       } catch {
         // gone
       }
+    }
+  }
+  // What a killed run left if a test failed before the next start: PostgreSQL.
+  for (const p of processes().filter((p) => p.cmdline.includes(`${dataDir}/`) && p.state !== 'Z')) {
+    try {
+      process.kill(p.pid, 'SIGKILL');
+    } catch {
+      // gone
     }
   }
   rmSync(dataDir, { recursive: true, force: true });
@@ -223,6 +181,31 @@ describe('npm start (scripts/start.mjs)', () => {
     );
     expect(await healthy()).toBe(true);
     expect(output).not.toContain('平台停止');
+  });
+
+  it('a SIGKILL of npm start takes its agent and control plane along, and the next start stops the PostgreSQL it left', async () => {
+    const killed = start as ChildProcess;
+    const before = descendants(killed.pid ?? 0);
+    const agent = before.find((p) => p.cmdline.includes('node-agent/src/main.ts'));
+    const controlPlane = before.find((p) => p.cmdline.includes('control-plane/src/main.ts'));
+    const postgres = before.find((p) => p.cmdline.includes(`${dataDir}/postgres`));
+    for (const p of [agent, controlPlane, postgres]) expect(p).toBeDefined();
+
+    const exited = new Promise((resolve) => killed.once('exit', resolve));
+    process.kill(killed.pid ?? 0, 'SIGKILL');
+    await exited;
+    await until(
+      'the agent and the control plane to exit',
+      () => (living([agent?.pid ?? 0, controlPlane?.pid ?? 0]).length === 0 ? true : undefined),
+      10_000,
+    );
+    expect(living([postgres?.pid ?? 0])).toHaveLength(1); // it cannot watch its parent
+
+    await launch();
+    expect(output).toContain(`遗留的 PostgreSQL (pid ${postgres?.pid})`);
+    expect(output).not.toContain('内未退出');
+    expect(living([postgres?.pid ?? 0])).toEqual([]);
+    expect(await healthy()).toBe(true);
   });
 
   it('a SIGINT to its process group (Ctrl+C) stops everything it started and nothing restarts', async () => {

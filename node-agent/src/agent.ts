@@ -7,6 +7,8 @@ import { agentServiceDefinition, type NodeAgentHandlers } from '@gpucloud/proto'
 import * as grpc from '@grpc/grpc-js';
 import { type AgentConfig, type AgentOptions, resolveConfig } from './config.js';
 import { ContainerService } from './containers/container-service.js';
+import { recoverRecreates } from './containers/reconfigure.js';
+import { RECREATES_DIR, RecreateJournal } from './containers/recreate-journal.js';
 import { Semaphore } from './containers/gpu-starts.js';
 import { probeWithAnyImage, StorageLimit, WritableLayers } from './containers/resource-share.js';
 import { StagedAccess } from './containers/staged-access.js';
@@ -159,6 +161,7 @@ export async function startAgent(options: AgentOptions, runtime: AgentRuntime = 
     gpuStarts: new Semaphore(config.gpuStartConcurrency),
     occupiedPorts: () => occupiedPorts.list(),
     staged: new StagedAccess(stagedRoot),
+    recreates: new RecreateJournal(path.join(config.stateDir, RECREATES_DIR)),
     settings: {
       bindAddress: published.address,
       nodeName: config.nodeName,
@@ -177,6 +180,8 @@ export async function startAgent(options: AgentOptions, runtime: AgentRuntime = 
   });
   const service = containers;
   const reconciler = new Reconciler(() => service.list(true, ''), config.reconcileIntervalMs, log);
+  // Recreates the agent died in are undone before any call can see the container missing.
+  await recoverRecreates(service);
   const facts = new HostFacts(config.volumeRoot);
 
   const deps: RpcDeps = {

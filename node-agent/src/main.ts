@@ -23,6 +23,12 @@ function describe(config: AgentConfig, publishedOn: { address: string; reason: s
 }
 
 async function main(): Promise<void> {
+  // Started by `npm start` (scripts/lib/supervisor.mjs, exitWithParent): stop with it, even when
+  // it is killed with SIGKILL (the IPC channel closes). Never set under systemd.
+  if (process.env.GPUCLOUD_EXIT_WITH_PARENT === '1' && process.channel) {
+    process.channel.unref();
+    process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
+  }
   let config: AgentConfig | 'help';
   try {
     config = configFromCli({ argv: process.argv.slice(2), env: process.env });

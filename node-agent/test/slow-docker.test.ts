@@ -16,17 +16,26 @@ import {
 
 describe('a console whose shell Docker starts only after the deadline', () => {
   let proxy: DockerProxy;
+  let maker: TestAgent;
   let t: TestAgent;
   let dockerId: string;
   let containerId: string;
 
   beforeAll(async () => {
     proxy = await startDockerProxy(inject('dockerHost'));
-    t = await startTestAgent({ dockerHost: proxy.dockerHost, dockerTimeoutMs: 1000 });
-    ({ dockerId, containerId } = await createRequest(t, { spec: testSpec(t), start: true }));
+    // The container is made with the usual deadlines (a loaded machine's Docker may take more
+    // than a second to create one); the agent of the test, on the same node, has 1 s.
+    maker = await startTestAgent({ dockerHost: proxy.dockerHost });
+    ({ dockerId, containerId } = await createRequest(maker, { spec: testSpec(maker), start: true }));
+    t = await startTestAgent({
+      dockerHost: proxy.dockerHost,
+      dockerTimeoutMs: 1000,
+      nodeName: maker.agent.config.nodeName,
+    });
   });
   afterAll(async () => {
     await t?.close();
+    await maker?.close(); // with its container
     await proxy?.close();
   });
 

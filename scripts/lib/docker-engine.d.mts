@@ -11,5 +11,18 @@ export function ensureDockerEngine(options: {
   dataDir: string;
   log?: (line: string) => void;
   allowPrivate?: boolean;
+  /** Skip DOCKER_HOST and /var/run/docker.sock: only the data folder's private engine. */
+  privateOnly?: boolean;
+  /** Called with the pid of a dockerd started here, as soon as it is spawned. */
+  onSpawn?: (pid: number) => void;
 }): Promise<DockerEngine>;
+/** Where the private engine of a data folder lives (its bridge and exec-root are derived from it). */
+export function privateEngine(dataDir: string): {
+  root: string;
+  rootHash: string;
+  socketPath: string;
+  dataRoot: string;
+  execRoot: string;
+  bridge: string;
+};
 export function removeStaleTestContainers(socketPath: string, olderThanMs?: number): Promise<number>;

@@ -2,7 +2,7 @@
 // machine has one installed and we are root. Used by `npm start` and `npm test`.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 
@@ -100,8 +100,7 @@ function ip(args) {
  * other engine's container. The subnet is picked from 172.18-31.x.0/24 by the data folder's
  * hash, skipping any already routed on this machine.
  */
-function ensureBridge(rootHash) {
-  const name = `gpc${rootHash.slice(0, 10)}`;
+function ensureBridge(name, rootHash) {
   const existing = spawnSync('ip', ['-o', '-4', 'addr', 'show', 'dev', name], { encoding: 'utf8' });
   if (existing.status === 0 && /inet \d/.test(existing.stdout)) {
     ip(['link', 'set', name, 'up']);
@@ -122,14 +121,59 @@ function ensureBridge(rootHash) {
 }
 
 /**
- * Returns `{ socketPath, dockerHost, private, started, stop() }` or throws an Error saying what is missing.
- * `dataDir` is the repo's .data folder.
+ * After its dockerd has exited: the firewall rules dockerd made for the private bridge (it leaves
+ * them behind: FORWARD, DOCKER-ISOLATION-*, the NAT masquerade) and the bridge itself. The next
+ * start makes both again, with the same subnet unless another network took it meanwhile.
  */
-export async function ensureDockerEngine({ dataDir: dir, log = console.log, allowPrivate = true }) {
+function removeBridge(name) {
+  for (const table of ['filter', 'nat']) {
+    const rules = spawnSync('iptables', ['-t', table, '-S'], { encoding: 'utf8' });
+    if (rules.status !== 0) continue;
+    for (const line of rules.stdout.split('\n')) {
+      const words = line.trim().split(/\s+/);
+      if (words[0] !== '-A' || !words.includes(name)) continue;
+      spawnSync('iptables', ['-t', table, '-D', ...words.slice(1)], { stdio: 'ignore' });
+    }
+  }
+  spawnSync('ip', ['link', 'delete', name, 'type', 'bridge'], { stdio: 'ignore' });
+}
+
+/**
+ * Where the private engine of the data folder `dir` lives: its folder, socket, exec-root (the
+ * containerd sockets, whose paths must stay short: one per data folder, so two checkouts — a
+ * developer's and a clean clone — never share a containerd) and bridge.
+ */
+export function privateEngine(dir) {
+  const root = path.join(path.resolve(dir), 'docker');
+  const rootHash = createHash('sha256').update(root).digest('hex');
+  return {
+    root,
+    rootHash,
+    socketPath: path.join(root, 'docker.sock'),
+    dataRoot: path.join(root, 'data'),
+    execRoot: `/tmp/gpucloud-docker-${rootHash.slice(0, 12)}`,
+    bridge: `gpc${rootHash.slice(0, 10)}`,
+  };
+}
+
+/**
+ * Returns `{ socketPath, dockerHost, private, started, stop() }` or throws an Error saying what is missing.
+ * `dataDir` is the repo's .data folder. `privateOnly` skips DOCKER_HOST and /var/run/docker.sock
+ * (`GPUCLOUD_DOCKER=private npm start`); `onSpawn(pid)` hears of a dockerd started here at once.
+ */
+export async function ensureDockerEngine({
+  dataDir: dir,
+  log = console.log,
+  allowPrivate = true,
+  privateOnly = false,
+  onSpawn = () => {},
+}) {
   // Absolute: the engine's socket path is how tools (ss, the stream-leak test) recognise it.
-  const dataDir = path.resolve(dir);
-  const candidates = [socketFromDockerHost(process.env.DOCKER_HOST), '/var/run/docker.sock'].filter(Boolean);
-  const privateSocket = path.join(dataDir, 'docker', 'docker.sock');
+  const engine = privateEngine(dir);
+  const privateSocket = engine.socketPath;
+  const candidates = privateOnly
+    ? []
+    : [socketFromDockerHost(process.env.DOCKER_HOST), '/var/run/docker.sock'].filter(Boolean);
   candidates.push(privateSocket);
   for (const socketPath of candidates) {
     if (existsSync(socketPath) && (await pingDocker(socketPath))) {
@@ -155,20 +199,16 @@ export async function ensureDockerEngine({ dataDir: dir, log = console.log, allo
       'No Docker engine is reachable and a private dockerd needs root. Start Docker or set DOCKER_HOST.',
     );
   }
-  const root = path.join(dataDir, 'docker');
+  const { root, rootHash, execRoot } = engine;
   mkdirSync(root, { recursive: true });
   const logFile = path.join(root, 'dockerd.log');
   const out = openSync(logFile, 'a');
-  // exec-root holds containerd sockets whose paths must stay short; one per data folder, so two
-  // checkouts (a developer's and a clean clone) never share a containerd.
-  const rootHash = createHash('sha256').update(root).digest('hex');
-  const execRoot = `/tmp/gpucloud-docker-${rootHash.slice(0, 12)}`;
-  const bridge = ensureBridge(rootHash);
+  const bridge = ensureBridge(engine.bridge, rootHash);
   const child = spawn(
     dockerd,
     [
       '--data-root',
-      path.join(root, 'data'),
+      engine.dataRoot,
       '--exec-root',
       execRoot,
       '--pidfile',
@@ -179,10 +219,16 @@ export async function ensureDockerEngine({ dataDir: dir, log = console.log, allo
       `unix://${privateSocket}`,
       '--log-level',
       'warn',
+      // A second engine beside another on one host (a test of npm start beside the test engine):
+      // a dockerd setting up iptables flushes the NAT DOCKER chain the other engine's published
+      // ports live in. GPUCLOUD_DOCKERD_IPTABLES=off leaves the firewall to the first.
+      ...(process.env.GPUCLOUD_DOCKERD_IPTABLES === 'off' ? ['--iptables=false'] : []),
     ],
     { stdio: ['ignore', out, out], detached: true },
   );
   child.unref();
+  closeSync(out);
+  if (child.pid) onSpawn(child.pid);
   log(`启动私有 Docker 引擎 (dockerd pid ${child.pid}, log ${logFile})`);
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
@@ -193,30 +239,27 @@ export async function ensureDockerEngine({ dataDir: dir, log = console.log, allo
         private: true,
         started: true,
         // dockerd stops its containers (its shutdown timeout is 15 s) and its containerd before it
-        // exits: wait for that, then say so if it still runs.
+        // exits: wait for that, then remove its bridge and firewall rules; say so if it still runs.
         stop: async () => {
-          try {
-            process.kill(child.pid, 'SIGTERM');
-          } catch {
-            return; // already gone
-          }
-          log('停止私有 Docker 引擎…');
-          const until = Date.now() + 60_000;
-          while (Date.now() < until) {
-            try {
-              process.kill(child.pid, 0);
-            } catch {
+          const exited = () => child.exitCode !== null || child.signalCode !== null;
+          if (!exited()) {
+            log('停止私有 Docker 引擎…');
+            child.kill('SIGTERM');
+            const until = Date.now() + 60_000;
+            while (!exited() && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
+            if (!exited()) {
+              log(`私有 Docker 引擎 (pid ${child.pid}) 60 秒内未退出，请查看 ${logFile}`);
               return;
             }
-            await new Promise((r) => setTimeout(r, 200));
           }
-          log(`私有 Docker 引擎 (pid ${child.pid}) 60 秒内未退出，请查看 ${logFile}`);
+          removeBridge(bridge);
         },
       };
     }
     if (child.exitCode !== null) break;
     await new Promise((r) => setTimeout(r, 300));
   }
+  child.kill('SIGTERM'); // one that never answered is not left running
   const tail = existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').slice(-15).join('\n') : '';
   throw new Error(`The private dockerd did not come up. Last lines of ${logFile}:\n${tail}`);
 }

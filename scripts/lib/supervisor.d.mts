@@ -20,4 +20,6 @@ export function supervise(options: {
   initialDelayMs?: number;
   maxDelayMs?: number;
   resetAfterMs?: number;
+  /** An IPC channel and GPUCLOUD_EXIT_WITH_PARENT=1: a child honouring it exits when this process dies. */
+  exitWithParent?: boolean;
 }): Supervised;

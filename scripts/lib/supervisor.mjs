@@ -6,6 +6,10 @@ import { spawn } from 'node:child_process';
 /**
  * Starts `command` and restarts it whenever it exits before stop(). The child runs in a process
  * group of its own (a terminal's Ctrl+C reaches it only through stop(), in the caller's order).
+ * With `exitWithParent`, the child gets an IPC channel and GPUCLOUD_EXIT_WITH_PARENT=1: a child
+ * that honours it (the agent's and the control plane's main.ts) stops when the channel closes,
+ * which it does when this process dies, even by SIGKILL; its own process group would otherwise
+ * keep it running as an orphan.
  * Returns `{ name, pid, restarts, stop(timeoutMs) }`; `pid` is the current child's.
  */
 export function supervise({
@@ -17,6 +21,7 @@ export function supervise({
   initialDelayMs = 1000,
   maxDelayMs = 30_000,
   resetAfterMs = 60_000,
+  exitWithParent = false,
 }) {
   let child;
   let startedAt = 0;
@@ -29,10 +34,14 @@ export function supervise({
     timer = undefined;
     startedAt = Date.now();
     child = spawn(command, args, {
-      stdio: ['ignore', 'inherit', 'inherit'],
+      stdio: ['ignore', 'inherit', 'inherit', ...(exitWithParent ? ['ipc'] : [])],
       ...spawnOptions,
+      ...(exitWithParent
+        ? { env: { ...(spawnOptions.env ?? process.env), GPUCLOUD_EXIT_WITH_PARENT: '1' } }
+        : {}),
       detached: true,
     });
+    child.channel?.unref(); // the channel never keeps this process alive
     state.pid = child.pid;
     child.once('error', (err) => log(`${name} 无法启动: ${err.message}`));
     child.once('exit', (code, signal) => {

@@ -3,6 +3,21 @@ import { AppError, internalError } from '../framework/errors.js';
 import { AgentCallError } from './agent-client.js';
 
 /**
+ * A call whose outcome the control plane does not know: the node may have done all of it, some
+ * or none (no answer in time, the connection lost, the call cancelled). Only the node's later
+ * report says; an answer (a refusal, NOT_FOUND) means it did nothing or rolled back.
+ */
+export function outcomeUnknown(err: unknown): boolean {
+  return (
+    err instanceof AgentCallError &&
+    (err.code === grpc.status.DEADLINE_EXCEEDED ||
+      err.code === grpc.status.UNAVAILABLE ||
+      err.code === grpc.status.CANCELLED ||
+      err.code === grpc.status.UNKNOWN)
+  );
+}
+
+/**
  * Turns a failed agent call into what the user sees. The detail says what went wrong on the
  * node; the console puts the failed action in front (启动容器失败：…). `action` is the detail
  * when nothing more specific is known.

@@ -5,6 +5,7 @@
 import { hostname } from 'node:os';
 import { DEFAULT_METERING_INTERVAL_MS } from '../billing-settings.js';
 import type { Config } from '../config.js';
+import { DEFAULT_LEASE_MS } from '../modules/containers/status.js';
 import { GPU_SAMPLE_BUCKET_MS } from '../modules/nodes/service.js';
 import type { buildServices } from '../platform.js';
 import { ContainerLifecycleJobs } from './container-lifecycle.js';
@@ -52,7 +53,7 @@ export function buildJobs(services: Services, config: Config, log: Log) {
   // A quarter of the lease: an abandoned purchase is taken over soon after its lease runs out.
   scheduleProvisioningRecovery(scheduler, {
     purchases: services.purchases,
-    intervalMs: Math.max(1000, (config.provisionLeaseMs ?? 60_000) / 4),
+    intervalMs: Math.max(1000, (config.leaseMs ?? DEFAULT_LEASE_MS) / 4),
   });
   const monitor = new NodeMonitor(scheduler, services.nodes, containers, services.agents, {
     heartbeatIntervalMs: config.heartbeatIntervalMs,

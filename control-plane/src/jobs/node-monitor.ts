@@ -250,6 +250,8 @@ export class NodeMonitor {
     reported: ContainerInfo__Output[],
     observedAt: Date,
   ): Promise<void> {
+    // First what they hold (ports, GPUs), while the rows still carry the statuses of before.
+    await this.containers.adoptReported(node, reported, observedAt);
     const byId = new Map(reported.map((c) => [c.containerId, c]));
     for (const row of await this.containers.liveOnNode(node.id)) {
       const info = byId.get(row.id);

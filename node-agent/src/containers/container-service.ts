@@ -34,6 +34,7 @@ import { retryToolkitTimeout, Semaphore } from './gpu-starts.js';
 import { exposesJupyter, jupyterEnv, writeJupyterConfig } from './jupyter-access.js';
 import { KeyedLock } from './keyed-lock.js';
 import { healthyNow, waitReachable } from './readiness.js';
+import type { RecreateJournal } from './recreate-journal.js';
 import { cpuShareNanoCpus, type StorageLimit, type WritableLayers } from './resource-share.js';
 import {
   checkAuthorizedKeys,
@@ -88,6 +89,8 @@ export interface ContainerServiceDeps {
   occupiedPorts: () => Promise<number[]>;
   /** Where a start stages access for the init (one host folder per container). */
   staged: StagedAccess;
+  /** Where a recreate records what it does before it does it (undone at the next start after a crash). */
+  recreates: RecreateJournal;
   settings: ContainerServiceSettings;
   /** Host paths of the engine's own socket, refused as mount sources besides the usual ones. */
   extraSocketPaths?: string[];

@@ -117,6 +117,7 @@ function service(setup: Setup = {}) {
     gpuStarts: new Semaphore(2),
     occupiedPorts: async () => [],
     staged: { dir: (id: string) => `/var/lib/gpucloud/agent/access/${id}` } as never,
+    recreates: {} as never,
     settings: {
       bindAddress: '127.0.0.1',
       nodeName: 'n1',

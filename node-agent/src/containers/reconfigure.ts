@@ -1,11 +1,20 @@
 // ReconfigureContainer: Docker cannot change ports, mounts or GPUs of a container, so the
 // agent commits the container's filesystem and recreates it from that commit with the same
 // name and labels. Files the user wrote survive. Any failure before the switch puts the old
-// container back as it was.
+// container back as it was; so does the agent's next start after a crash halfway
+// (recoverRecreates, from the record recreate-journal.ts keeps).
 import type { ContainerDetails } from '../docker/container-client.js';
-import { containerName, gpusFromLabel, LABELS, mountsFromLabel, userLabels } from '../docker/labels.js';
+import {
+  containerName,
+  gpusFromLabel,
+  LABELS,
+  MANAGED_FILTER,
+  mountsFromLabel,
+  userLabels,
+} from '../docker/labels.js';
 import { AgentError, errorMessage } from '../errors.js';
 import { type ContainerService, toManaged } from './container-service.js';
+import type { RecreateJournal, RecreateRecord } from './recreate-journal.js';
 import {
   BASE_DRIVER_CAPABILITIES,
   checkAuthorizedKeys,
@@ -91,13 +100,33 @@ async function reconfigureLocked(
   const tag = `${spec.containerId}-${generation}`;
   const commitRef = `${COMMIT_REPOSITORY}:${tag}`;
   const name = containerName(spec.containerId);
-  await client.commitContainer(old.dockerId, COMMIT_REPOSITORY, tag);
+  const parkedName = `${name}-superseded-${generation}`;
+  const supersededImage =
+    old.image.startsWith(`${COMMIT_REPOSITORY}:`) && old.image !== commitRef ? old.image : undefined;
+  // On disk before anything changes: a crash of the agent from here on is undone at its next start.
+  const journal = service.deps.recreates;
+  await journal.write({
+    containerId: spec.containerId,
+    oldDockerId: old.dockerId,
+    generation,
+    parkedName,
+    wasRunning,
+    commitRef,
+    ...(supersededImage ? { supersededImage } : {}),
+  });
+  const forget = () => journal.remove(spec.containerId).catch(log('remove the recreate record'));
+  try {
+    await client.commitContainer(old.dockerId, COMMIT_REPOSITORY, tag);
+  } catch (err) {
+    await forget();
+    throw err;
+  }
 
   let newId: string | undefined;
   let parked = false;
   try {
     if (wasRunning) await client.stopContainer(old.dockerId, settings.defaultStopTimeoutSeconds);
-    await client.renameContainer(old.dockerId, `${name}-superseded-${generation}`);
+    await client.renameContainer(old.dockerId, parkedName);
     parked = true;
     await service.deps.staged.prepare(spec.containerId);
     const definition = service.definition(spec, binds, {
@@ -116,16 +145,23 @@ async function reconfigureLocked(
       await service.startDocker(newId, definition.nvidiaDeviceIds.length > 0);
     }
   } catch (err) {
-    if (newId) await client.removeContainer(newId, true).catch(log('remove the new container'));
+    // A step of the rollback that failed keeps the record: the next start of the agent retries it.
+    let undone = true;
+    const failed = (what: string) => (e: unknown) => {
+      undone = false;
+      log(what)(e);
+    };
+    if (newId) await client.removeContainer(newId, true).catch(failed('remove the new container'));
     if (newId) await service.releaseNetwork(spec.ownerId);
-    if (parked) await client.renameContainer(old.dockerId, name).catch(log('restore the old name'));
+    if (parked) await client.renameContainer(old.dockerId, name).catch(failed('restore the old name'));
     if (wasRunning) {
       await service
         .startDocker(old.dockerId, old.nvidiaDeviceIds.length > 0)
-        .catch(log('restart the old container'));
+        .catch(failed('restart the old container'));
     }
     await client.removeImage(commitRef).catch(log('remove the commit image'));
     await service.deps.staged.clear(spec.containerId).catch(log('clear the staged access'));
+    if (undone) await forget();
     if (err instanceof AgentError && err.code === 'INTERNAL') {
       throw new AgentError(
         'FAILED_PRECONDITION',
@@ -138,16 +174,21 @@ async function reconfigureLocked(
     throw err;
   }
 
-  await client.removeContainer(old.dockerId, true);
-  if (old.image.startsWith(`${COMMIT_REPOSITORY}:`) && old.image !== commitRef) {
+  // The new container is the user's from here on: a record kept after this would undo it.
+  await client.removeContainer(old.dockerId, true).catch(async (err: unknown) => {
+    await forget();
+    throw err;
+  });
+  if (supersededImage) {
     // The superseded commit: the new commit's layers stay, only its tag goes.
-    await client.removeImage(old.image).catch(log(`remove ${old.image}`));
+    await client.removeImage(supersededImage).catch(log(`remove ${supersededImage}`));
   }
   let startError = '';
   if (startNew) {
     startError = (await service.waitUntilReachable(newId, spec.ports)).problem;
     await service.deps.staged.clear(spec.containerId).catch(log('clear the staged access'));
   }
+  await forget();
   const details = await client.inspectContainer(newId);
   if (!details) throw new AgentError('INTERNAL', `the recreated container ${name} vanished`);
   return service.managed(details, startError);
@@ -164,4 +205,117 @@ function runsAs(old: ContainerDetails): { command: string[]; imageUser: string }
     return { command: old.command, imageUser: user ? user.slice('GPUCLOUD_USER='.length) : '' };
   }
   return { command: [...old.entrypoint, ...old.command], imageUser: old.user };
+}
+
+/** `gpucloud-<id>-superseded-<generation>`: an old container parked by a recreate. */
+const PARKED_NAME = /^gpucloud-(.+)-superseded-(\d+)$/;
+
+/**
+ * Undoes the recreates the agent died in (run at its start, before it serves calls): the
+ * journal's records, and containers of this node parked by a recreate before the journal
+ * existed (taken as not running). Each ends in one log line; a failure is logged, never thrown.
+ */
+export async function recoverRecreates(service: ContainerService): Promise<void> {
+  const journal = service.deps.recreates;
+  const log = (line: string) => service.deps.log?.(line);
+  const records = await journal
+    .list((file, problem) => log(`recreate record ${file} cannot be read, left as is: ${problem}`))
+    .catch((err: unknown) => {
+      log(`recreate records cannot be read: ${errorMessage(err)}`);
+      return [];
+    });
+  const seen = new Set<string>();
+  for (const record of records) {
+    seen.add(record.oldDockerId);
+    await recoverRecreate(service, journal, record, true).catch((err: unknown) =>
+      log(`recreate of ${record.containerId} not recovered, retried at the next start: ${errorMessage(err)}`),
+    );
+  }
+  const parked = await service.deps.client
+    .listContainers({
+      all: true,
+      labels: [MANAGED_FILTER, `${LABELS.node}=${service.deps.settings.nodeName}`],
+    })
+    .catch((err: unknown) => {
+      log(`parked containers cannot be listed: ${errorMessage(err)}`);
+      return [];
+    });
+  for (const container of parked) {
+    const match = PARKED_NAME.exec(container.name);
+    const containerId = container.labels[LABELS.containerId] ?? '';
+    if (!match || match[1] !== containerId || seen.has(container.dockerId)) continue;
+    const generation = Number(match[2]);
+    const record: RecreateRecord = {
+      containerId,
+      oldDockerId: container.dockerId,
+      generation,
+      parkedName: container.name,
+      wasRunning: false,
+      commitRef: `${COMMIT_REPOSITORY}:${containerId}-${generation}`,
+    };
+    await recoverRecreate(service, journal, record, false).catch((err: unknown) =>
+      log(`parked container ${container.name} not recovered: ${errorMessage(err)}`),
+    );
+  }
+}
+
+async function recoverRecreate(
+  service: ContainerService,
+  journal: RecreateJournal,
+  record: RecreateRecord,
+  journaled: boolean,
+): Promise<void> {
+  const { client, staged } = service.deps;
+  const { containerId, generation } = record;
+  const log = (line: string) =>
+    service.deps.log?.(`recreate of ${containerId} (generation ${generation}): ${line}`);
+  const logFailure = (what: string) => (err: unknown) => log(`${what} failed: ${errorMessage(err)}`);
+  const name = containerName(containerId);
+  const old = await client.inspectContainer(record.oldDockerId);
+  if (!old || old.labels[LABELS.containerId] !== containerId) {
+    // The old container went after the new one was made: the switch is complete.
+    await staged.clear(containerId);
+    if (record.supersededImage) {
+      await client.removeImage(record.supersededImage).catch(logFailure(`remove ${record.supersededImage}`));
+    }
+    await journal.remove(containerId);
+    log('had completed before the agent stopped; its staged access cleared');
+    return;
+  }
+  let removedNew = false;
+  const current = old.name === name ? undefined : await client.inspectContainer(name);
+  if (current) {
+    const fromThisRecreate =
+      current.labels[LABELS.managed] === 'true' &&
+      current.labels[LABELS.containerId] === containerId &&
+      current.labels[LABELS.generation] === String(generation);
+    // Without a record the parked container may be from a crash long ago, and the one under
+    // the name the user's since: neither is removed on a guess.
+    if (!fromThisRecreate || !journaled) {
+      if (journaled) await journal.remove(containerId);
+      log(`${name} exists and is not this recreate's new container; ${old.name} left as is`);
+      return;
+    }
+    await client.removeContainer(current.dockerId, true);
+    removedNew = true;
+    const ownerId = old.labels[LABELS.ownerId];
+    if (ownerId) await service.releaseNetwork(ownerId);
+  }
+  if (old.name !== name) await client.renameContainer(old.dockerId, name);
+  // Nothing staged for the old container's start: it keeps the access it had.
+  await staged.prepare(containerId);
+  await staged.clear(containerId);
+  let started = '';
+  if (record.wasRunning && old.state !== 'running') {
+    started = await service.startDocker(old.dockerId, old.nvidiaDeviceIds.length > 0).then(
+      () => ', started again',
+      (err: unknown) => `, but its start failed: ${errorMessage(err)}`,
+    );
+  }
+  await client.removeImage(record.commitRef).catch(logFailure(`remove ${record.commitRef}`));
+  if (journaled) await journal.remove(containerId);
+  log(
+    `interrupted by the agent's stop; the old container is back as ${name}${started}` +
+      (removedNew ? ', the new one removed' : ''),
+  );
 }

@@ -1,16 +1,17 @@
 import type { ContainerInfo__Output } from '@gpucloud/proto';
-import { agentError } from '../../agents/agent-errors.js';
+import { agentError, outcomeUnknown } from '../../agents/agent-errors.js';
 import type { AgentPool } from '../../agents/agent-pool.js';
 import type { AuthUser } from '../../framework/auth.js';
 import { badRequest, conflict } from '../../framework/errors.js';
 import { newPassword } from '../../framework/ids.js';
 import type { SecretBox } from '../../framework/secret-box.js';
+import type { NodeRow } from '../nodes/repository.js';
 import type { StorageService } from '../storage/service.js';
 import type { Allocator } from './allocator.js';
 import type { ContainerPasswordReply } from './contract.js';
 import type { ContainersRepository, PortMapping } from './repository.js';
 import type { ActorOptions, ContainersService } from './service.js';
-import { RECREATE_HOLD_MS, statusFromAgent } from './status.js';
+import { statusFromAgent } from './status.js';
 import { type ContainerView, containerView } from './view.js';
 
 export interface ContainerConfigDeps {
@@ -95,37 +96,41 @@ export class ContainerConfigService {
         trx,
       );
     });
-    // While the node recreates it, what it reports (died, gone, started) belongs to this change:
-    // held, the row takes none of it (a report read as a stop would free the GPUs while the new
-    // container runs on them). A running one shows 启动中 meanwhile.
-    await this.d.repo.holdStatus(
-      id,
-      c.status === 'running' ? 'starting' : c.status,
-      new Date(Date.now() + RECREATE_HOLD_MS),
-    );
     // A container made when GPUs were named by index is recreated with its UUIDs (a renumbered
     // host would otherwise hand it another GPU); one that holds no GPUs now keeps what it has.
     const gpusByUuid = c.gpu_uuids.length > 0 && !sameSet(c.gpu_uuids, c.gpu_devices);
     let info: ContainerInfo__Output;
     try {
-      info = await agent.reconfigureContainer({
-        containerId: id,
-        ...(gpusByUuid ? { setGpus: true, gpuDeviceIds: c.gpu_uuids } : {}),
-        setPorts: true,
-        ports: next.map((p) => ({
-          containerPort: p.container_port,
-          hostPort: p.host_port,
-          name: p.name,
-          protocol: 'PROTOCOL_TCP',
-        })),
-        restartIfRunning: true,
-      });
-    } catch (err) {
-      await this.d.allocator.withNodeLock(node.id, (trx) =>
-        this.d.repo.replacePorts(node.id, id, [...own], trx),
+      // Held while the node recreates it: what it reports meanwhile (died, gone, started) belongs
+      // to this change, and a report read as a stop would free the GPUs the new container runs
+      // on. A running one shows 启动中 meanwhile.
+      info = await this.d.containers.whileHeld(id, c.status === 'running' ? 'starting' : c.status, () =>
+        agent.reconfigureContainer({
+          containerId: id,
+          ...(gpusByUuid ? { setGpus: true, gpuDeviceIds: c.gpu_uuids } : {}),
+          setPorts: true,
+          ports: next.map((p) => ({
+            containerPort: p.container_port,
+            hostPort: p.host_port,
+            name: p.name,
+            protocol: 'PROTOCOL_TCP',
+          })),
+          restartIfRunning: true,
+        }),
       );
-      // The node's next report settles what state the failed change left it in.
+    } catch (err) {
+      // The hold ends: the node's reports settle the status.
       await this.d.repo.update(id, { status: c.status });
+      if (outcomeUnknown(err)) {
+        // The node may have made the change all the same: both sets of ports stay reserved
+        // until its next report says which it binds (ContainersService.adoptReported).
+        await this.adoptNow(node, id);
+      } else {
+        // The node refused or put the old container back: the old ports are the ones.
+        await this.d.allocator.withNodeLock(node.id, (trx) =>
+          this.d.repo.replacePorts(node.id, id, [...own], trx),
+        );
+      }
       throw agentError(err, '更新端口映射失败');
     }
     await this.d.repo.update(id, { status: statusFromAgent(info) === 'running' ? 'running' : 'stopped' });
@@ -143,6 +148,17 @@ export class ContainerConfigService {
       );
     });
     return this.d.containers.get(actor, id, opts);
+  }
+
+  /** Asks the node what it holds for the container now and records that, if it answers. */
+  private async adoptNow(node: NodeRow, id: string): Promise<void> {
+    const observedAt = new Date();
+    try {
+      const info = await this.d.agents.get(node).inspectContainer(id);
+      await this.d.containers.adoptReported(node, [info], observedAt);
+    } catch {
+      // Unreachable still: its next report settles it.
+    }
   }
 
   /** Saves new mounts; they take effect at the next start (挂载点已更新，重启生效). */

@@ -23,16 +23,10 @@ import type { PurchaseReply } from './contract.js';
 import type { PurchaseRequestsRepository } from './purchase-requests-repository.js';
 import type { ContainersRepository, PortMapping } from './repository.js';
 import type { PurchaseInput } from './schema.js';
-import { statusFromAgent } from './status.js';
+import { DEFAULT_LEASE_MS, statusFromAgent } from './status.js';
 
 const GIB = 1024 ** 3;
 
-/**
- * How long a purchase stays with the process provisioning it without a renewal (it renews every
- * quarter of it) unless configured (provisionLeaseMs). A process that dies leaves it to run out,
- * and any replica takes over.
- */
-export const DEFAULT_PROVISION_LEASE_MS = 60_000;
 /** A taken-over purchase whose node does not answer ends as failed (refunded) after this long. */
 const ABANDONED_UNREACHABLE_AFTER_MS = 10 * 60_000;
 export const MSG_PROVISION_INTERRUPTED = '控制面重启，实例创建未完成，费用已退回';
@@ -54,8 +48,8 @@ export interface PurchaseDeps {
   log: (message: string, err?: unknown) => void;
   /** Money: the order and charge of the purchase, in the allocation's transaction. */
   billing: ContainerBilling;
-  /** See DEFAULT_PROVISION_LEASE_MS. */
-  provisionLeaseMs?: number;
+  /** How long a purchase stays with the process provisioning it without a renewal (DEFAULT_LEASE_MS). */
+  leaseMs?: number;
   /** The node of a purchase taken over from a process that died. */
   nodes: { find(id: number): Promise<NodeRow | undefined> };
   /** What the node holds (the nodes module's warm images): a held image needs no pull. */
@@ -83,7 +77,7 @@ export class PurchaseService {
   constructor(private readonly d: PurchaseDeps) {}
 
   private get leaseMs(): number {
-    return this.d.provisionLeaseMs ?? DEFAULT_PROVISION_LEASE_MS;
+    return this.d.leaseMs ?? DEFAULT_LEASE_MS;
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Model } from 'objection';
+import type { RecordedAllocations } from './adopt.js';
 import { ContainerModel, GpuAllocationModel, PortAllocationModel } from './model.js';
 import { PROVISIONING } from './status.js';
 
@@ -231,6 +232,14 @@ export class ContainersRepository {
     await this.containers().patch({ status, status_changed_at: until }).where('id', id);
   }
 
+  /** Extends a hold that has not ended (an action's own status write ends it). */
+  async renewHold(id: string, until: Date): Promise<void> {
+    await this.containers()
+      .patch({ status_changed_at: until })
+      .where('id', id)
+      .andWhere('status_changed_at', '>', new Date());
+  }
+
   /**
    * Applies a state a node observed at `observedAt`, only while the row is still in `from` and
    * the platform has not set its status since the observation: what an action (a port change, a
@@ -419,6 +428,73 @@ export class ContainersRepository {
       .whereIn('status', ['failed', 'deleted'])
       .select('id');
     return rows.map((r) => r.id);
+  }
+
+  /**
+   * What the platform records of each settled container of the node (row, port reservations,
+   * GPU allocations), in three queries whatever their number: compared with the node's report.
+   */
+  async recordedAllocations(nodeId: number, trx?: Knex.Transaction): Promise<RecordedAllocations[]> {
+    const db = trx ?? this.knex;
+    const rows = await this.containers(trx)
+      .where('node_id', nodeId)
+      .modify('settled')
+      .select('id', 'status', 'status_changed_at', 'ports', 'gpu_devices');
+    const ports = await PortAllocationModel.query(db)
+      .where('node_id', nodeId)
+      .select('container_id', 'host_port');
+    const gpus = await GpuAllocationModel.query(db)
+      .where('node_id', nodeId)
+      .select('container_id', 'gpu_uuid');
+    const portsOf = new Map<string, number[]>();
+    for (const p of ports) portsOf.set(p.container_id, [...(portsOf.get(p.container_id) ?? []), p.host_port]);
+    const gpusOf = new Map<string, string[]>();
+    for (const g of gpus) gpusOf.set(g.container_id, [...(gpusOf.get(g.container_id) ?? []), g.gpu_uuid]);
+    return rows.map((r) => ({
+      id: r.id,
+      status: r.status,
+      status_changed_at: r.status_changed_at,
+      ports: r.ports ?? [],
+      gpu_devices: r.gpu_devices ?? [],
+      reserved_ports: portsOf.get(r.id) ?? [],
+      gpu_uuids: gpusOf.get(r.id) ?? [],
+    }));
+  }
+
+  /** Which of these host ports (or GPUs) of the node another container than `id` holds. */
+  async heldByOthers(
+    nodeId: number,
+    id: string,
+    what: { ports: number[]; gpus: string[] },
+    trx: Knex.Transaction,
+  ): Promise<{ ports: Set<number>; gpus: Set<string> }> {
+    const ports =
+      what.ports.length === 0
+        ? []
+        : await PortAllocationModel.query(trx)
+            .where('node_id', nodeId)
+            .whereIn('host_port', what.ports)
+            .whereNot('container_id', id)
+            .select('host_port');
+    const gpus =
+      what.gpus.length === 0
+        ? []
+        : await GpuAllocationModel.query(trx)
+            .where('node_id', nodeId)
+            .whereIn('gpu_uuid', what.gpus)
+            .whereNot('container_id', id)
+            .select('gpu_uuid');
+    return { ports: new Set(ports.map((p) => p.host_port)), gpus: new Set(gpus.map((g) => g.gpu_uuid)) };
+  }
+
+  /** Replaces the container's GPU allocations. */
+  async replaceGpus(nodeId: number, id: string, uuids: string[], trx: Knex.Transaction): Promise<void> {
+    await GpuAllocationModel.query(trx).delete().where('container_id', id);
+    if (uuids.length > 0) {
+      await GpuAllocationModel.query(trx).insert(
+        uuids.map((gpu_uuid) => ({ node_id: nodeId, gpu_uuid, container_id: id })),
+      );
+    }
   }
 
   // ------------------------------------------------------------------ the lifecycle jobs

@@ -1,5 +1,6 @@
+import type { ContainerInfo__Output } from '@gpucloud/proto';
 import { AgentCallError } from '../../agents/agent-client.js';
-import { agentError } from '../../agents/agent-errors.js';
+import { agentError, outcomeUnknown } from '../../agents/agent-errors.js';
 import type { AgentPool } from '../../agents/agent-pool.js';
 import type { AuthUser } from '../../framework/auth.js';
 import { conflict, notFound, unavailable } from '../../framework/errors.js';
@@ -9,6 +10,7 @@ import type { NodeGpuRow, NodeRow } from '../nodes/repository.js';
 import type { NodesService } from '../nodes/service.js';
 import type { StorageService } from '../storage/service.js';
 import { authorizedKeys, type UsersService } from '../users/service.js';
+import { adoptionFor, reportApplies } from './adopt.js';
 import type { Allocator } from './allocator.js';
 import type { ContainerBilling } from './billing-hooks.js';
 import type { ContainerChanges } from './changes.js';
@@ -20,7 +22,7 @@ import type {
   ContainersRepository,
   ContainerWithGpus,
 } from './repository.js';
-import { type AgentFacts, PROVISIONING, RECREATE_HOLD_MS, statusFromAgent } from './status.js';
+import { type AgentFacts, DEFAULT_LEASE_MS, PROVISIONING, statusFromAgent } from './status.js';
 import { type ContainerView, containerView } from './view.js';
 
 export interface ContainersDeps {
@@ -37,6 +39,8 @@ export interface ContainersDeps {
   billing: ContainerBilling;
   /** Announces status changes (a status request may wait for one). */
   changes: ContainerChanges;
+  /** How long a hold (whileHeld) outlives a process that died (DEFAULT_LEASE_MS). */
+  leaseMs?: number;
 }
 
 /** What a waiting status request already knows. */
@@ -333,25 +337,27 @@ export class ContainersService {
     const keys = owner ? authorizedKeys(owner) : [];
     const mounts = c.pending_mounts;
     const recreate = !sameSet(devices, c.gpu_devices) || mounts !== null;
-    if (recreate) await this.d.repo.holdStatus(id, 'starting', new Date(Date.now() + RECREATE_HOLD_MS));
-    else await this.d.repo.update(id, { status: 'starting' });
     try {
-      if (recreate) {
-        await agent.reconfigureContainer({
-          containerId: id,
-          setGpus: true,
-          gpuDeviceIds: devices,
-          setMounts: mounts !== null,
-          mounts: this.d.storage.agentMounts(mounts ?? []).map((m) => ({ ...m, readOnly: false })),
-          restartIfRunning: false,
-          authorizedKeys: keys,
-        });
-        await this.d.repo.updateJson(id, {
-          gpu_devices: devices,
-          ...(mounts ? { mounts, pending_mounts: null } : {}),
-        });
-      }
-      const info = await agent.startContainer({ containerId: id, authorizedKeys: keys });
+      // Held while the node works on it: its events (a recreate's stop and removal, the start)
+      // are not a stop; the status written below ends the hold.
+      const info = await this.whileHeld(id, 'starting', async () => {
+        if (recreate) {
+          await agent.reconfigureContainer({
+            containerId: id,
+            setGpus: true,
+            gpuDeviceIds: devices,
+            setMounts: mounts !== null,
+            mounts: this.d.storage.agentMounts(mounts ?? []).map((m) => ({ ...m, readOnly: false })),
+            restartIfRunning: false,
+            authorizedKeys: keys,
+          });
+          await this.d.repo.updateJson(id, {
+            gpu_devices: devices,
+            ...(mounts ? { mounts, pending_mounts: null } : {}),
+          });
+        }
+        return agent.startContainer({ containerId: id, authorizedKeys: keys });
+      });
       const status = statusFromAgent(info);
       await this.d.repo.update(id, {
         status,
@@ -363,7 +369,9 @@ export class ContainersService {
       if (status === 'running') await this.d.billing.running(id);
     } catch (err) {
       const failure = agentError(err, '启动容器失败');
-      if (allocatedNow.length > 0) await this.d.repo.releaseGpus(id);
+      // Where the node may have started it all the same, the GPUs stay: its next report says
+      // (a running container keeps them, a stopped hourly one gives them back).
+      if (allocatedNow.length > 0 && !outcomeUnknown(err)) await this.d.repo.releaseGpus(id);
       const gone = err instanceof AgentCallError && err.code === NOT_FOUND_ON_NODE;
       await this.d.repo.update(id, { status: gone ? 'not_found' : 'error', start_error: failure.detail });
       throw failure;
@@ -445,8 +453,6 @@ export class ContainersService {
       c.status === status
     )
       return;
-    // A container being started is settled by the start call itself.
-    if (c.status === 'starting' && status !== 'running') return;
     const stopped = status === 'stopped' || status === 'error' || status === 'not_found';
     const applied = await this.d.repo.applyObservedStatus(containerId, c.status, observedAt, {
       status,
@@ -456,6 +462,90 @@ export class ContainersService {
     if (stopped && releasesGpusWhenStopped(c)) await this.d.repo.releaseGpus(containerId);
     if (stopped) await this.d.billing.stopped(containerId);
     else if (status === 'running') await this.d.billing.running(containerId);
+  }
+
+  /**
+   * Takes the node's word on what its containers hold (adopt.ts): after a change cut off
+   * half-way, the row's ports and GPUs follow Docker's. A port or GPU another container holds is
+   * not taken (logged: the node's GPU and port checks refuse to start one of the two). Rows an
+   * action holds, or changed since `observedAt`, are left to the action.
+   */
+  async adoptReported(node: NodeRow, reported: ContainerInfo__Output[], observedAt: Date): Promise<void> {
+    const byId = new Map(reported.map((c) => [c.containerId, c]));
+    const recorded = await this.d.repo.recordedAllocations(node.id);
+    let nodeGpus: NodeGpuRow[] | undefined;
+    for (const row of recorded) {
+      const info = byId.get(row.id);
+      if (!info || !reportApplies(row, observedAt)) continue;
+      nodeGpus ??= await this.d.nodes.gpus(node.id);
+      if (!adoptionFor(row, info, nodeGpus)) continue;
+      await this.d.allocator.withNodeLock(node.id, async (trx) => {
+        // Again under the node's lock: an allocation or an action may have come in between.
+        const now = (await this.d.repo.recordedAllocations(node.id, trx)).find((r) => r.id === row.id);
+        if (!now || !reportApplies(now, observedAt)) return;
+        const adoption = adoptionFor(now, info, nodeGpus ?? []);
+        if (!adoption) return;
+        const taken = await this.d.repo.heldByOthers(
+          node.id,
+          row.id,
+          { ports: adoption.ports?.map((p) => p.host_port) ?? [], gpus: adoption.gpus?.uuids ?? [] },
+          trx,
+        );
+        if (adoption.ports) {
+          const ports = adoption.ports.filter((p) => !taken.ports.has(p.host_port));
+          await this.d.repo.replacePorts(
+            node.id,
+            row.id,
+            ports.map((p) => p.host_port),
+            trx,
+          );
+          await this.d.repo.updateJson(row.id, { ports }, trx);
+          this.d.log(
+            `node ${node.name}: container ${row.id} binds ports ${ports.map((p) => p.host_port).join(',') || 'none'}; recorded ${now.reserved_ports.join(',') || 'none'} before`,
+          );
+        }
+        if (adoption.gpus) {
+          const gpus = adoption.gpus.uuids.filter((u) => !taken.gpus.has(u));
+          await this.d.repo.replaceGpus(node.id, row.id, gpus, trx);
+          await this.d.repo.updateJson(row.id, { gpu_devices: adoption.gpus.devices }, trx);
+          this.d.log(
+            `node ${node.name}: running container ${row.id} holds GPUs ${adoption.gpus.uuids.join(',') || 'none'}; recorded ${now.gpu_uuids.join(',') || 'none'} before`,
+          );
+        }
+        for (const port of taken.ports)
+          this.d.log(
+            `node ${node.name}: container ${row.id} binds port ${port}, which another container holds`,
+          );
+        for (const uuid of taken.gpus)
+          this.d.log(
+            `node ${node.name}: container ${row.id} runs on GPU ${uuid}, which another container holds`,
+          );
+      });
+    }
+  }
+
+  /**
+   * Runs `action` (a recreate, a start) while the row shows `status` and no report of the node
+   * changes it: the recreate's own events (the old container's stop and removal, the new one's
+   * start) would otherwise read as a stop and free its GPUs. The hold is a lease renewed while
+   * the action runs, however long a commit takes; where the process dies it runs out within
+   * `leaseMs` and the node's reports settle the row (statuses, ports and GPUs: adoptReported).
+   * The action's own status write ends it.
+   */
+  async whileHeld<T>(id: string, status: ContainerStatus, action: () => Promise<T>): Promise<T> {
+    const leaseMs = this.d.leaseMs ?? DEFAULT_LEASE_MS;
+    await this.d.repo.holdStatus(id, status, new Date(Date.now() + leaseMs));
+    const renewal = setInterval(() => {
+      this.d.repo
+        .renewHold(id, new Date(Date.now() + leaseMs))
+        .catch((err) => this.d.log(`hold of ${id} not renewed`, err));
+    }, leaseMs / 4);
+    renewal.unref();
+    try {
+      return await action();
+    } finally {
+      clearInterval(renewal);
+    }
   }
 
   /** Live containers holding any of these GPUs of the node, with their owners (the node monitor's notices). */

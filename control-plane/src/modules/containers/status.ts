@@ -2,12 +2,13 @@ import type { ContainerInfo__Output } from '@gpucloud/proto';
 import type { ContainerStatus } from './repository.js';
 
 /**
- * How long a recreate (a port change, a start with new mounts or 无卡模式) holds the row against
- * the node's reports at most: past the agent call's deadline (a minute by default), so only a
- * control plane that died mid-change leaves it to them. The recreate's own events (the old
- * container's stop and removal) would otherwise read as a stop and free its GPUs.
+ * How long a row a process works on stays with it without a renewal, unless configured
+ * (LEASE_MS): a purchase being provisioned (provision_lease_until), a container being recreated
+ * or started (ContainersService.whileHeld). The process renews it every quarter of it; where it
+ * dies, the lease runs out and any replica takes the purchase over, or the node's reports settle
+ * the container.
  */
-export const RECREATE_HOLD_MS = 5 * 60_000;
+export const DEFAULT_LEASE_MS = 60_000;
 
 /** A purchase the node is still provisioning: no Docker container to report yet (or not ours to settle). */
 export const PROVISIONING: ContainerStatus[] = ['creating', 'pulling'];
