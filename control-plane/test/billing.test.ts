@@ -141,7 +141,9 @@ describe('money around containers', () => {
     );
     const id = bought.body.container_id;
     // The meter opens as the node reports it running, a moment after the purchase answered.
-    await expect.poll(() => cp.knex('container_meters').where({ container_id: id }).first()).toBeDefined();
+    await expect
+      .poll(() => cp.knex('container_meters').where({ container_id: id }).first(), { timeout: 30_000 })
+      .toBeDefined();
     const meter = await cp.knex('container_meters').where({ container_id: id }).first();
     expect(meter).toMatchObject({ rate_fen_per_hour: 199, charged_fen: 0 });
     expect(meter.running_since).not.toBeNull();
@@ -201,11 +203,16 @@ describe('money around containers', () => {
         purchaseBody(market),
       )
     ).body.container_id;
-    await api.request('POST', `/api/containers/${id}/stop`);
+    // The purchase answers at once; the node makes the container after.
+    await until(
+      () => status(id),
+      (s) => s === 'running',
+    );
+    expect((await api.request('POST', `/api/containers/${id}/stop`)).status).toBe(200);
     const started = await api.request<{ no_gpu: boolean }>('POST', `/api/containers/${id}/start`, {
       no_gpu: true,
     });
-    expect(started.body.no_gpu).toBe(true);
+    expect(started.body.no_gpu, JSON.stringify(started.body)).toBe(true);
     const open = await cp
       .knex('container_meters')
       .where({ container_id: id })
@@ -257,9 +264,8 @@ describe('money around containers', () => {
     expect(await balance(api)).toBe(9.26);
     const c = await api.request<{ end_time: string }>('GET', `/api/containers/${id}`);
     expect(new Date(c.body.end_time).getTime()).toBeGreaterThan(Date.now() + 23.9 * 3600_000);
-    expect((await api.request<{ status: string }>('POST', `/api/containers/${id}/start`)).body.status).toBe(
-      'running',
-    );
+    const started = await api.request<{ status: string }>('POST', `/api/containers/${id}/start`);
+    expect(started.body.status, JSON.stringify(started.body)).toBe('running');
     const short = await api.request<{ detail: string }>('POST', `/api/containers/${id}/renew`, {
       duration: 1,
       payment_method: 'balance',
