@@ -433,23 +433,39 @@ export class ContainersRepository {
   /**
    * What the platform records of each settled container of the node (row, port reservations,
    * GPU allocations), in three queries whatever their number: compared with the node's report.
+   * With `containerId`, of that one container only.
    */
-  async recordedAllocations(nodeId: number, trx?: Knex.Transaction): Promise<RecordedAllocations[]> {
+  async recordedAllocations(
+    nodeId: number,
+    trx?: Knex.Transaction,
+    containerId?: string,
+  ): Promise<RecordedAllocations[]> {
     const db = trx ?? this.knex;
     const rows = await this.containers(trx)
       .where('node_id', nodeId)
       .modify('settled')
+      .modify((q) => (containerId === undefined ? q : q.where('id', containerId)))
       .select('id', 'status', 'status_changed_at', 'ports', 'gpu_devices');
     const ports = await PortAllocationModel.query(db)
       .where('node_id', nodeId)
+      .modify((q) => (containerId === undefined ? q : q.where('container_id', containerId)))
       .select('container_id', 'host_port');
     const gpus = await GpuAllocationModel.query(db)
       .where('node_id', nodeId)
+      .modify((q) => (containerId === undefined ? q : q.where('container_id', containerId)))
       .select('container_id', 'gpu_uuid');
     const portsOf = new Map<string, number[]>();
-    for (const p of ports) portsOf.set(p.container_id, [...(portsOf.get(p.container_id) ?? []), p.host_port]);
+    for (const p of ports) {
+      const list = portsOf.get(p.container_id) ?? [];
+      list.push(p.host_port);
+      portsOf.set(p.container_id, list);
+    }
     const gpusOf = new Map<string, string[]>();
-    for (const g of gpus) gpusOf.set(g.container_id, [...(gpusOf.get(g.container_id) ?? []), g.gpu_uuid]);
+    for (const g of gpus) {
+      const list = gpusOf.get(g.container_id) ?? [];
+      list.push(g.gpu_uuid);
+      gpusOf.set(g.container_id, list);
+    }
     return rows.map((r) => ({
       id: r.id,
       status: r.status,

@@ -481,7 +481,7 @@ export class ContainersService {
       if (!adoptionFor(row, info, nodeGpus)) continue;
       await this.d.allocator.withNodeLock(node.id, async (trx) => {
         // Again under the node's lock: an allocation or an action may have come in between.
-        const now = (await this.d.repo.recordedAllocations(node.id, trx)).find((r) => r.id === row.id);
+        const [now] = await this.d.repo.recordedAllocations(node.id, trx, row.id);
         if (!now || !reportApplies(now, observedAt)) return;
         const adoption = adoptionFor(now, info, nodeGpus ?? []);
         if (!adoption) return;
