@@ -38,6 +38,7 @@ const OWNERS: Record<string, string> = {
   volumes: 'storage',
   billing_accounts: 'billing',
   ledger_entries: 'billing',
+  ledger_lines: 'billing',
   payments: 'billing',
   coupons: 'billing',
   container_meters: 'billing',

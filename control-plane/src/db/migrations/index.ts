@@ -14,6 +14,7 @@ import * as billingAccounts from './20261124000054_billing_accounts.js';
 import * as gpuTruth from './20261124000055_gpu_truth.js';
 import * as containerLayer from './20261125000056_container_layer.js';
 import * as provisionLease from './20261125000057_provision_lease.js';
+import * as settlementSets from './20261125000058_settlement_sets.js';
 
 /**
  * Every migration, in order. Listed statically (instead of read from the folder) so they load
@@ -35,6 +36,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261124000055_gpu_truth': gpuTruth,
   '20261125000056_container_layer': containerLayer,
   '20261125000057_provision_lease': provisionLease,
+  '20261125000058_settlement_sets': settlementSets,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

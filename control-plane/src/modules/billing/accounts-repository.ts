@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { raw } from 'objection';
+import { sqlArray } from '../../db/sql-arrays.js';
 import { BillingAccountModel } from './model.js';
 
 /** A user whose balance fell below the alert threshold, to be warned. */
@@ -29,6 +30,46 @@ export class AccountsRepository {
       .forUpdate()
       .first();
     return row?.balance_fen;
+  }
+
+  /**
+   * The balances of these users with their account rows locked (FOR UPDATE, in user order: two
+   * settlements lock the same rows in the same order) until the transaction ends. Users without
+   * a row get one (balance zero) first.
+   */
+  async lockBalances(trx: Knex.Transaction, userIds: number[]): Promise<Map<number, number>> {
+    const lock = async (ids: number[]) => {
+      const { rows } = await trx.raw<{ rows: { user_id: number; balance_fen: number }[] }>(
+        `select user_id, balance_fen from billing_accounts where user_id = any(?::bigint[])
+          order by user_id for update`,
+        [sqlArray(ids)],
+      );
+      return rows;
+    };
+    const found = new Map<number, number>();
+    for (const r of await lock(userIds)) found.set(Number(r.user_id), Number(r.balance_fen));
+    const missing = userIds.filter((id) => !found.has(id));
+    if (missing.length > 0) {
+      await trx.raw(
+        'insert into billing_accounts (user_id) select unnest(?::bigint[]) on conflict (user_id) do nothing',
+        [sqlArray(missing)],
+      );
+      for (const r of await lock(missing)) found.set(Number(r.user_id), Number(r.balance_fen));
+    }
+    return found;
+  }
+
+  /** The balances after a settlement's postings (see setBalance), one statement for them all. */
+  async setBalances(trx: Knex.Transaction, rows: { userId: number; balanceFen: number }[]): Promise<void> {
+    if (rows.length === 0) return;
+    await trx.raw(
+      `update billing_accounts a set balance_fen = v.balance_fen,
+              balance_alert_sent_at = case when v.balance_fen >= a.alert_threshold_fen then null
+                                           else a.balance_alert_sent_at end
+         from unnest(?::bigint[], ?::bigint[]) as v(user_id, balance_fen)
+        where a.user_id = v.user_id`,
+      [sqlArray(rows.map((r) => r.userId)), sqlArray(rows.map((r) => r.balanceFen))],
+    );
   }
 
   /**

@@ -1,4 +1,5 @@
 import { Model, type Modifiers, type QueryBuilder, type RelationMappingsThunk, raw } from 'objection';
+import { sqlArray } from '../../db/sql-arrays.js';
 
 // Billing's tables, one model each. Timestamps are written as Date objects, which JSON Schema
 // cannot describe: they stay out of `properties`. bigint columns (ids, fen, milliseconds) are
@@ -55,8 +56,9 @@ export class BillingAccountModel extends Model {
   });
 
   static override modifiers: Modifiers<QueryBuilder<BillingAccountModel>> = {
+    /** One array parameter, however many users (a settlement passes them all). */
     ofUsers(query, userIds: number[]) {
-      query.whereIn('billing_accounts.user_id', userIds);
+      query.whereRaw('billing_accounts.user_id = any(?::bigint[])', [sqlArray(userIds)]);
     },
     /** Something left: a balance above zero. */
     funded(query) {

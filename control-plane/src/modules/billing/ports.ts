@@ -30,6 +30,16 @@ export interface BilledContainer {
   deleted_at: Date | null;
 }
 
+/** What a settlement reads of a container it meters. */
+export interface SettlingContainer {
+  id: string;
+  name: string;
+  status: string;
+  billing_type: string;
+  stopped_at: Date | null;
+  deleted_at: Date | null;
+}
+
 /** What a renewal reads of a container. */
 export interface RenewalTarget {
   id: string;
@@ -47,10 +57,16 @@ export interface RenewalTarget {
 export interface BillingContainers {
   find(id: string, trx?: Knex.Transaction): Promise<BilledContainer | undefined>;
   /** Hourly containers that run now (metering opens a meter for any it has none for). */
-  runningHourly(): Promise<{ id: string; started_at: Date | null }[]>;
+  runningHourly(): Promise<{ id: string; user_id: number; started_at: Date | null }[]>;
+  /** How many hourly containers run now (metering compares it with the running ones it metered). */
+  runningHourlyCount(): Promise<number>;
   renewalTarget(id: string): Promise<RenewalTarget | undefined>;
   /** Adds a charge to the container's running total (its 累计费用), in the charge's transaction. */
   addCost(trx: Knex.Transaction, id: string, fen: number): Promise<void>;
+  /** A settlement's read of these containers (those that exist), in one statement. */
+  settling(trx: Knex.Transaction, ids: string[]): Promise<SettlingContainer[]>;
+  /** A settlement's charges added to their containers' running totals, in one statement. */
+  addCosts(trx: Knex.Transaction, costs: { id: string; fen: number }[]): Promise<void>;
   /**
    * A paid renewal of `hours`: the prepaid end moves from the current end (or now, when past),
    * in the payment's transaction with the container's row locked. Refused (409) once deleted.

@@ -6,6 +6,8 @@ export type RecordType = 'expense' | 'recharge' | 'refund';
 export interface RecordRow {
   source: 'ledger' | 'payment' | 'order';
   id: number;
+  /** A settlement's row lists its containers' charges, one record each: the line's number. */
+  line: number | null;
   created_at: Date;
   type: RecordType;
   description: string;
@@ -29,24 +31,31 @@ export interface RecordFilter {
 }
 
 /**
- * The billing records, read over three of billing's tables (ledger_entries, payments,
- * container_orders) as one union: raw SQL, no model of its own.
+ * The billing records, read over billing's tables (ledger_entries with their ledger_lines,
+ * payments, container_orders) as one union: raw SQL, no model of its own. A ledger row with
+ * lines (a settlement's charges of a user's containers) is listed line by line, each as the
+ * container's own charge.
  */
 export class RecordsRepository {
   constructor(private readonly knex: Knex) {}
 
   private union(userId: number) {
     return this.knex.raw(
-      `select 'ledger' as source, id, created_at,
-         case when kind = 'refund' then 'refund' when amount_fen < 0 then 'expense' else 'recharge' end as type,
-         description, billed_seconds, amount_fen, payment_method, 'success' as status, null::varchar as out_trade_no, null::text as code_url, order_id
-       from ledger_entries where user_id = ?
+      `select 'ledger' as source, e.id, l.line, e.created_at,
+         case when e.kind = 'refund' then 'refund' when coalesce(l.amount_fen, e.amount_fen) < 0 then 'expense' else 'recharge' end as type,
+         coalesce(l.description, e.description) as description,
+         case when l.line is null then e.billed_seconds else l.billed_seconds end as billed_seconds,
+         coalesce(l.amount_fen, e.amount_fen) as amount_fen, e.payment_method, 'success' as status,
+         null::varchar as out_trade_no, null::text as code_url,
+         case when l.line is null then e.order_id else l.order_id end as order_id
+       from ledger_entries e left join ledger_lines l on l.entry_id = e.id
+       where e.user_id = ?
        union all
-       select 'payment', id, created_at, 'recharge', description, null, amount_fen, 'wechat',
+       select 'payment', id, null, created_at, 'recharge', description, null, amount_fen, 'wechat',
          case when status = 'pending' then 'pending' else 'failed' end, out_trade_no, code_url, order_id
        from payments where user_id = ? and status <> 'success' and order_id is null
        union all
-       select 'order', id, created_at, 'expense', '续费容器 ' || product_name, null, -amount_fen, 'balance', 'pending', null, null, id
+       select 'order', id, null, created_at, 'expense', '续费容器 ' || product_name, null, -amount_fen, 'balance', 'pending', null, null, id
        from container_orders where user_id = ? and status = 'pending'`,
       [userId, userId, userId],
     );
@@ -64,6 +73,7 @@ export class RecordsRepository {
         .orderBy([
           { column: 'created_at', order: 'desc' },
           { column: 'id', order: 'desc' },
+          { column: 'line', order: 'desc', nulls: 'last' },
         ])
         .offset(filter.offset)
         .limit(filter.limit),

@@ -23,7 +23,7 @@ export class Records {
     const { items, total } = await this.repo.page(filter);
     return {
       items: items.map((r) => ({
-        id: `${r.source}-${r.id}`,
+        id: r.line === null ? `${r.source}-${r.id}` : `${r.source}-${r.id}-${r.line}`,
         source: r.source,
         create_time: r.created_at.toISOString(),
         type: r.type,
