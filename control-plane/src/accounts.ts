@@ -9,9 +9,12 @@ import { ApiKeysService } from './modules/api-keys/service.js';
 import { PasswordResetService } from './modules/auth/password-reset.js';
 import { SessionsRepository } from './modules/auth/repository.js';
 import { passwordResetRoutes } from './modules/auth/reset-routes.js';
+import { SessionRevocations } from './modules/auth/revocations.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { AuthService } from './modules/auth/service.js';
+import { SessionCache } from './modules/auth/session-cache.js';
 import type { ContainersService } from './modules/containers/service.js';
+import { shownStatus } from './modules/containers/view.js';
 import { AliyunSmsTransport, type SmsTransport } from './modules/messages/aliyun-sms.js';
 import { type EmailTransport, SmtpEmailTransport } from './modules/messages/email.js';
 import { OutboxRepository, SandboxEmailTransport, SandboxSmsTransport } from './modules/messages/outbox.js';
@@ -32,6 +35,9 @@ import { wechatRoutes } from './modules/wechat/routes.js';
 import { SandboxWechatProvider, WechatSandboxRepository } from './modules/wechat/sandbox.js';
 import { WechatService } from './modules/wechat/service.js';
 import { WechatStateSigner } from './modules/wechat/state.js';
+
+/** How long a replica trusts what it read of a session (revocations reach it at once anyway). */
+const SESSION_CACHE_MS = 30_000;
 
 export interface AccountsDeps {
   config: Config;
@@ -66,6 +72,9 @@ export function buildAccounts(d: AccountsDeps) {
     config.secretKey,
     d.log,
   );
+  const sessionCache = new SessionCache(SESSION_CACHE_MS);
+  // Started and closed with the HTTP server (platform.ts): until it listens nothing is cached.
+  const revocations = new SessionRevocations(config.databaseUrl, sessionCache, d.log);
   const auth = new AuthService({
     sessions: new SessionsRepository(knex),
     users,
@@ -73,6 +82,7 @@ export function buildAccounts(d: AccountsDeps) {
     limiter,
     limits,
     sessionTtlHours: config.sessionTtlHours,
+    cache: { sessions: sessionCache, revocations },
   });
   const revokeSessions = (userId: number) => auth.revokeAll(userId);
   const provider: WechatIdentityProvider = config.wechat
@@ -82,6 +92,7 @@ export function buildAccounts(d: AccountsDeps) {
       : new SandboxWechatProvider(new WechatSandboxRepository(knex));
   return {
     auth,
+    revocations,
     messages,
     verification,
     limiter,
@@ -124,25 +135,25 @@ export function accountRouters(accounts: Accounts): Router<AppState>[] {
   ];
 }
 
-/** The admin user view's container list: the owner's containers without their passwords. */
+/** The admin user view's container list: the owner's containers, their passwords left sealed. */
 export async function containerSummaries(
   containers: ContainersService,
   userId: number,
 ): Promise<UserContainerSummary[]> {
-  const { items } = await containers.listForUser({
+  const { items } = await containers.recordsOf({
     id: userId,
     username: '',
     nickname: null,
     isAdmin: false,
   });
   return items.map((c) => ({
-    container_id: c.container_id,
+    container_id: c.id,
     name: c.name,
-    status: c.status,
+    status: shownStatus(c),
     gpu_type: c.gpu_type,
     gpu_count: c.gpu_count,
     node_name: c.node_name,
     billing_type: c.billing_type,
-    create_time: c.create_time,
+    create_time: c.created_at.toISOString(),
   }));
 }

@@ -6,6 +6,7 @@ import type { AgentPool } from './agents/agent-pool.js';
 import { type AppState, authenticate } from './framework/auth.js';
 import { errorMiddleware } from './framework/errors.js';
 import { parseTrustProxy, type TrustProxy, trustedClient } from './framework/proxy.js';
+import { dispatchByPrefix } from './framework/route-dispatch.js';
 import { securityHeaders } from './framework/security-headers.js';
 import { serveConsole } from './framework/static.js';
 import { appRoutes } from './modules/apps/routes.js';
@@ -55,6 +56,27 @@ export interface AppDeps {
   log: (message: string, err?: unknown) => void;
 }
 
+/** The API's routers, in the order they are tried. */
+export function apiRouters(deps: AppDeps) {
+  return [
+    ...accountRouters(deps.accounts),
+    ...billingRouters(deps.billing),
+    catalogueRoutes(deps.catalogue),
+    cloudProductRoutes(deps.products),
+    containerRoutes(deps),
+    appRoutes(deps.apps),
+    mcpContainerRoutes(deps.mcp),
+    mcpServerRoutes({ mcp: deps.mcp, apiKeys: deps.accounts.apiKeys, log: deps.log }),
+    storageRoutes(deps.storage),
+    catalogueAdminRoutes(deps.catalogue),
+    cloudProductAdminRoutes(deps.products),
+    containerAdminRoutes(deps.containers),
+    nodeAdminRoutes(deps.nodes, deps.nodeImages),
+  ];
+}
+
+const HEALTH_PATH = '/api/health';
+
 /** The HTTP + WebSocket application; main.ts binds it to a port. */
 export function createApp(deps: AppDeps) {
   const app = websockify(new Koa<AppState>());
@@ -64,6 +86,16 @@ export function createApp(deps: AppDeps) {
   app.use(trustedClient(deps.trustProxy ?? parseTrustProxy(undefined)));
   app.use(securityHeaders());
   app.use(errorMiddleware(deps.log));
+  // The hot paths first: health and the console's files need no body, no session, no router.
+  app.use(async (ctx, next) => {
+    if (ctx.path === HEALTH_PATH) {
+      ctx.body = { ok: true };
+      return;
+    }
+    await next();
+  });
+  if (deps.webDist) app.use(serveConsole(deps.webDist));
+
   const parseBody = bodyParser({ jsonLimit: '1mb', enableTypes: ['json'] });
   app.use(async (ctx, next) => {
     // The MCP endpoint answers malformed JSON the JSON-RPC way (-32700 Parse error).
@@ -81,31 +113,8 @@ export function createApp(deps: AppDeps) {
     await next();
   });
   app.use(authenticate(deps.auth, deps.accounts.apiKeys));
-
-  const routers = [
-    ...accountRouters(deps.accounts),
-    ...billingRouters(deps.billing),
-    catalogueRoutes(deps.catalogue),
-    cloudProductRoutes(deps.products),
-    containerRoutes(deps),
-    appRoutes(deps.apps),
-    mcpContainerRoutes(deps.mcp),
-    mcpServerRoutes({ mcp: deps.mcp, apiKeys: deps.accounts.apiKeys, log: deps.log }),
-    storageRoutes(deps.storage),
-    catalogueAdminRoutes(deps.catalogue),
-    cloudProductAdminRoutes(deps.products),
-    containerAdminRoutes(deps.containers),
-    nodeAdminRoutes(deps.nodes, deps.nodeImages),
-  ];
-  for (const router of routers) app.use(router.routes()).use(router.allowedMethods());
-  app.use(async (ctx, next) => {
-    if (ctx.path === '/api/health') {
-      ctx.body = { ok: true };
-      return;
-    }
-    await next();
-  });
-  if (deps.webDist) app.use(serveConsole(deps.webDist));
+  // Only the routers with a route under the path's first segments run (framework/route-dispatch.ts).
+  app.use(dispatchByPrefix(apiRouters(deps)));
   // Protocol paths never fall through to the console's HTML: a client expecting JSON gets JSON.
   app.use(async (ctx, next) => {
     await next();

@@ -61,6 +61,8 @@ export function buildServices(config: Config, knex: Knex, log: Logger) {
   const users = new UsersService(new UsersRepository(knex), {
     hooks: { created: (user, trx) => billing.account.grantTrialCredit(trx, user.id) },
     balances: { balancesFen: (ids) => billing.ledger.balances(ids) },
+    // A disabled user, a revoked admin right: no replica goes on trusting a cached session.
+    access: { changed: (userId) => accounts.auth.userChanged(userId) },
   });
   const accounts = buildAccounts({
     config,
@@ -210,6 +212,8 @@ export async function startControlPlane(
   await services.containerChanges
     .start()
     .catch((err) => log('container changes are not announced (LISTEN failed)', err));
+  // Sessions are cached only while revocations are heard (a failure only logs: nothing is cached).
+  await services.accounts.revocations.start();
   const app = createApp({ ...services, webDist: config.webDist, trustProxy: config.trustProxy, log });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(config.port, config.host, () => resolve(s));
@@ -241,6 +245,7 @@ export async function startControlPlane(
       await services.nodeImages.settled();
       services.agents.close();
       await services.containerChanges.close();
+      await services.accounts.revocations.close();
       await knex.destroy();
     },
   };

@@ -30,7 +30,7 @@ export function authRoutes(auth: AuthService): Router<AppState> {
 
   router.post('/auth/logout', requireUser, async (ctx) => {
     const token = bearerToken(ctx);
-    if (token) await auth.logout(token);
+    if (token) await auth.logout(token, currentUser(ctx).id);
     ctx.body = { ok: true };
   });
 

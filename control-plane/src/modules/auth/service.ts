@@ -10,6 +10,8 @@ import type { UsersService } from '../users/service.js';
 import type { VerificationService } from '../verification/service.js';
 import type { AuthReply } from './contract.js';
 import type { SessionsRepository } from './repository.js';
+import type { SessionRevocations } from './revocations.js';
+import type { SessionCache } from './session-cache.js';
 
 /** The session a sign-in answers (the shape lives in contract.ts). */
 export type LoginResult = AuthReply;
@@ -21,6 +23,11 @@ export interface AuthDeps {
   limiter: RateLimiter;
   limits: RateLimitPolicy;
   sessionTtlHours: number;
+  /**
+   * Who recent tokens belong to, used only while `revocations` listens (every replica hears a
+   * revocation at once): without them every request reads its session and its user.
+   */
+  cache?: { sessions: SessionCache; revocations: SessionRevocations };
 }
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -106,20 +113,68 @@ export class AuthService implements Authenticator {
     return { token, username: user.username, nickname: user.nickname, is_admin: user.is_admin };
   }
 
-  async logout(token: string): Promise<void> {
-    await this.d.sessions.revoke(hashToken(token), new Date());
+  /** Ends this session, on every replica before it answers. */
+  async logout(token: string, userId: number): Promise<void> {
+    await this.announced(userId, (nonce) =>
+      this.d.sessions.revoke(hashToken(token), new Date(), userId, nonce),
+    );
   }
 
   /** Ends every session of the user (password reset, account disabled). */
   async revokeAll(userId: number): Promise<void> {
-    await this.d.sessions.revokeAllForUser(userId, new Date());
+    await this.announced(userId, (nonce) => this.d.sessions.revokeAllForUser(userId, new Date(), nonce));
+  }
+
+  /**
+   * What sessions carry of the user changed (disabled, admin rights, password, nickname): every
+   * replica reads them again from now on.
+   */
+  async userChanged(userId: number): Promise<void> {
+    await this.announced(userId, (nonce) => this.d.sessions.announce(userId, nonce));
   }
 
   async authenticate(token: string): Promise<AuthUser | undefined> {
-    const session = await this.d.sessions.findActive(hashToken(token), new Date());
+    const tokenHash = hashToken(token);
+    const cache = this.d.cache?.revocations.listening ? this.d.cache.sessions : undefined;
+    const now = Date.now();
+    const cached = cache?.get(tokenHash, now);
+    if (cached) return cached;
+    const ticket = cache?.ticket();
+    const session = await this.d.sessions.findActive(tokenHash, new Date(now));
     if (!session) return undefined;
     const user = await this.d.users.findById(session.user_id);
     if (!user || user.disabled) return undefined;
-    return { id: user.id, username: user.username, nickname: user.nickname, isAdmin: user.is_admin };
+    const authUser = {
+      id: user.id,
+      username: user.username,
+      nickname: user.nickname,
+      isAdmin: user.is_admin,
+    };
+    if (cache && ticket !== undefined)
+      cache.put(ticket, tokenHash, authUser, session.expires_at.getTime(), now);
+    return authUser;
+  }
+
+  /**
+   * Runs a change that announces itself on session_revoked (`write` gets the nonce, answers how
+   * many replicas listen) and answers once they all acknowledged it (SessionRevocations). This
+   * replica's cache forgets the user before and after the write (a lookup racing it remembers
+   * nothing).
+   */
+  private async announced(userId: number, write: (nonce: string) => Promise<number>): Promise<void> {
+    const cache = this.d.cache;
+    if (!cache) {
+      await write('-');
+      return;
+    }
+    cache.sessions.dropUser(userId);
+    const { nonce, heard } = cache.revocations.expect();
+    let listeners = 0;
+    try {
+      listeners = await write(nonce);
+    } finally {
+      cache.sessions.dropUser(userId);
+    }
+    await heard(listeners);
   }
 }

@@ -165,23 +165,37 @@ export class ContainersRepository {
     return row ? plain<ContainerWithGpus>(row) : undefined;
   }
 
+  /**
+   * One page of containers, newest first, with their GPUs and the total: one query (the GPUs
+   * joined and aggregated, the total a window count), a second only for a page past the end.
+   */
   async list(filter: ListFilter): Promise<{ items: ContainerWithGpus[]; total: number }> {
     const q = this.containers();
     if (filter.userId !== undefined) q.where('containers.user_id', filter.userId);
     if (filter.userIds) q.whereIn('containers.user_id', filter.userIds);
     if (filter.status) q.where('containers.status', filter.status);
     else if (!filter.includeDeleted) q.modify('live');
-    const [items, total] = await Promise.all([
-      q
-        .clone()
-        .select('containers.*')
-        .modify('withGpuUuids')
-        .orderBy('containers.created_at', 'desc')
-        .offset(filter.offset)
-        .limit(filter.limit),
-      q.clone().resultSize(),
-    ]);
-    return { items: items.map((c) => plain<ContainerWithGpus>(c)), total };
+    const rows = await q
+      .clone()
+      .select(
+        'containers.*',
+        ContainerModel.raw(
+          'coalesce(array_agg(g.gpu_uuid order by g.gpu_uuid) filter (where g.gpu_uuid is not null), array[]::text[]) as gpu_uuids',
+        ),
+        ContainerModel.raw('count(*) over () as total_count'),
+      )
+      .leftJoin('gpu_allocations as g', 'g.container_id', 'containers.id')
+      .groupBy('containers.id')
+      .orderBy('containers.created_at', 'desc')
+      .offset(filter.offset)
+      .limit(filter.limit);
+    const items = rows.map((c) => {
+      const { total_count: _, ...row } = plain<ContainerWithGpus & { total_count: number }>(c);
+      return row;
+    });
+    const first = rows[0] ? plain<{ total_count: number }>(rows[0]) : undefined;
+    const total = first ? Number(first.total_count) : filter.offset > 0 ? await q.clone().resultSize() : 0;
+    return { items, total };
   }
 
   async insert(

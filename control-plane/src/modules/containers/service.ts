@@ -163,17 +163,24 @@ export class ContainersService {
 
   // ------------------------------------------------------------------ queries
 
-  /** The rows with their owners' usernames and their nodes (the users and nodes modules'). */
-  private async records(rows: ContainerWithGpus[]): Promise<ContainerRecord[]> {
+  /**
+   * The rows with their owners' usernames and their nodes (the users and nodes modules'): a fixed
+   * number of queries whatever the number of rows, none for the owner's name when `owner` (who
+   * owns every row) gives it.
+   */
+  private async records(rows: ContainerWithGpus[], owner?: AuthUser): Promise<ContainerRecord[]> {
     if (rows.length === 0) return [];
     const nodeIds = [...new Set(rows.map((c) => c.node_id))];
     const withGpus = [...new Set(rows.filter((c) => c.gpu_uuids.length > 0).map((c) => c.node_id))];
+    const ownerKnown = owner?.username && rows.every((c) => c.user_id === owner.id);
     const [usernames, nodes, gpus] = await Promise.all([
-      this.d.users.usernames(rows.map((c) => c.user_id)),
+      ownerKnown
+        ? new Map([[owner.id, owner.username]])
+        : this.d.users.usernames([...new Set(rows.map((c) => c.user_id))]),
       nodeIds.length === 1
         ? this.d.nodes.find(nodeIds[0] as number).then((n) => (n ? [n] : []))
         : this.d.nodes.list(),
-      this.d.nodes.gpusOf(withGpus),
+      withGpus.length > 0 ? this.d.nodes.gpusOf(withGpus) : new Map<number, NodeGpuRow[]>(),
     ]);
     const byId = new Map(nodes.map((n) => [n.id, n]));
     return rows.map((c) => {
@@ -203,8 +210,14 @@ export class ContainersService {
   }
 
   async listForUser(user: AuthUser): Promise<ContainerListReply> {
+    const { items, total } = await this.recordsOf(user);
+    return { items: items.map((c) => containerView(c, this.d.secrets)), total };
+  }
+
+  /** The user's containers (live, newest first) as records: nothing decrypted (admin summaries). */
+  async recordsOf(user: AuthUser): Promise<{ items: ContainerRecord[]; total: number }> {
     const { items, total } = await this.d.repo.list({ userId: user.id, offset: 0, limit: 500 });
-    return { items: (await this.records(items)).map((c) => containerView(c, this.d.secrets)), total };
+    return { items: await this.records(items, user), total };
   }
 
   async listAll(filter: {

@@ -9,6 +9,10 @@ export type ContainerView = ContainerReply;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
+/** The status its owner sees: a purchase the node creates and starts is 启动中 (starting). */
+export const shownStatus = (c: Pick<ContainerRecord, 'status'>) =>
+  c.status === 'creating' ? 'starting' : c.status;
+
 export function containerView(c: ContainerRecord, secrets: SecretBox): ContainerView {
   const framePorts: Record<string, number> = {};
   for (const p of c.ports) if (!p.custom) framePorts[String(p.container_port)] = p.host_port;
@@ -16,8 +20,7 @@ export function containerView(c: ContainerRecord, secrets: SecretBox): Container
     container_id: c.id,
     name: c.name,
     username: c.username,
-    // A purchase the node creates and starts is 启动中 to its owner.
-    status: c.status === 'creating' ? 'starting' : c.status,
+    status: shownStatus(c),
     pull_progress: c.status === 'pulling' ? (c.pull_progress ?? 0) : null,
     image_name: c.image,
     create_time: c.created_at.toISOString(),

@@ -57,10 +57,18 @@ export interface UserHooks {
   created(user: User, trx: Knex.Transaction): Promise<void>;
 }
 
+/** What a session carries of its user: a change of these is announced to the sessions' cache. */
+const SESSION_FIELDS = ['disabled', 'is_admin', 'nickname', 'password_hash'] as const;
+
+export interface AccessChanges {
+  /** The user's sessions must be read again on every replica (the auth module's cache). */
+  changed(userId: number): Promise<void>;
+}
+
 export class UsersService {
   constructor(
     private readonly repo: UsersRepository,
-    private readonly d: { hooks: UserHooks; balances: Balances },
+    private readonly d: { hooks: UserHooks; balances: Balances; access?: AccessChanges },
   ) {}
 
   // ------------------------------------------------------------------ views with the balance
@@ -238,6 +246,7 @@ export class UsersService {
   private async patch(userId: number, values: UserPatch): Promise<User> {
     const user = await this.repo.patch(userId, values);
     if (!user) throw notFound('用户不存在', 'USER_NOT_FOUND');
+    if (SESSION_FIELDS.some((field) => field in values)) await this.d.access?.changed(userId);
     return user;
   }
 
