@@ -155,6 +155,9 @@ export type OutputStream = 'stdout' | 'stderr';
 export interface StreamHandle {
   done: Promise<void>;
   close(): void;
+  /** Stops reading the source for a while (backpressure); not every stream can. */
+  pause?(): void;
+  resume?(): void;
 }
 
 export interface LogOptions {

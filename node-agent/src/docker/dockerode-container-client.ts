@@ -536,6 +536,8 @@ export class DockerodeContainerClient implements ContainerClient {
         controller.abort();
         if (stream instanceof Readable) stream.destroy();
       },
+      pause: () => stream.pause(),
+      resume: () => stream.resume(),
     };
   }
 

@@ -2,10 +2,11 @@
 // when the call is cancelled, so a viewer leaving never leaves work behind.
 import type { ConsoleInput__Output, NodeAgentHandlers } from '@gpucloud/proto';
 import { INTERRUPT, openConsole } from '../console/console-session.js';
-import type { InteractiveExec, StreamHandle } from '../docker/container-client.js';
+import type { InteractiveExec } from '../docker/container-client.js';
 import { AgentError, errorMessage, invalidArgument } from '../errors.js';
 import { watchEvents } from '../events/event-watch.js';
-import { openLogStream } from '../logs/log-stream.js';
+import { LogBatcher } from '../logs/log-batcher.js';
+import { type LogStreamHandle, openLogStream } from '../logs/log-stream.js';
 import { registryAuthFromProto, watchEventToProto } from './convert.js';
 import { authorizedStream, failStream, type RpcDeps, trackStream } from './rpc-support.js';
 
@@ -40,10 +41,26 @@ export function streamHandlers(deps: RpcDeps): Pick<NodeAgentHandlers, StreamMet
 
     StreamLogs: authorizedStream(deps, 'StreamLogs', (call) => {
       const req = call.request;
-      let handle: StreamHandle | undefined;
+      let handle: LogStreamHandle | undefined;
       let cancelled = false;
+      let sourcePaused = false;
+      // Docker's messages go out in batches (~64 KB or 15 ms); while the viewer's side is full,
+      // they wait, and past a few MB Docker's stream is paused.
+      const batcher = new LogBatcher({
+        write: ({ stream, data }) => call.write({ stream: stream === 'stderr' ? 'STDERR' : 'STDOUT', data }),
+        pause: () => {
+          sourcePaused = true;
+          handle?.pause();
+        },
+        resume: () => {
+          sourcePaused = false;
+          handle?.resume();
+        },
+      });
+      call.on('drain', () => batcher.drain());
       call.on('cancelled', () => {
         cancelled = true;
+        batcher.close();
         handle?.close();
       });
       // On shutdown the Docker stream is closed; its end ends the call.
@@ -58,19 +75,22 @@ export function streamHandlers(deps: RpcDeps): Pick<NodeAgentHandlers, StreamMet
           sinceUnixMs: Number(req.sinceUnixMs) || 0,
         },
         ({ stream, data }) => {
-          if (!cancelled) call.write({ stream: stream === 'stderr' ? 'STDERR' : 'STDOUT', data });
+          if (!cancelled) batcher.push(stream, data);
         },
       )
         .then((opened) => {
           handle = opened;
           if (cancelled) opened.close();
+          else if (sourcePaused) opened.pause();
           return opened.done;
         })
         .then(
-          () => {
+          async () => {
+            await batcher.idle();
             if (!cancelled) call.end();
           },
-          (err: unknown) => {
+          async (err: unknown) => {
+            await batcher.idle();
             if (!cancelled) failStream(deps, 'StreamLogs', call, err);
           },
         );

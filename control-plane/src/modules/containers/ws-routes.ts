@@ -1,4 +1,3 @@
-import { StringDecoder } from 'node:string_decoder';
 import * as grpc from '@grpc/grpc-js';
 import Router from '@koa/router';
 import type { Context } from 'koa';
@@ -7,6 +6,7 @@ import type { AgentPool } from '../../agents/agent-pool.js';
 import type { Authenticator } from '../../framework/auth.js';
 import { AppError } from '../../framework/errors.js';
 import { CONTAINER_ID_PATTERN } from '../../framework/validate.js';
+import { LogFrameBatcher } from './log-frames.js';
 import type { ContainersService } from './service.js';
 
 type WsContext = Context & { websocket: WebSocket };
@@ -40,24 +40,39 @@ export function containerWsRoutes(deps: {
     const call = deps.agents
       .get(target.node)
       .streamLogs({ containerId: target.container.id, follow: true, tail });
-    const decoders = [new StringDecoder('utf8'), new StringDecoder('utf8')];
-    call.on('data', (chunk: { stream: string; data: Buffer }) => {
-      const decoder = decoders[chunk.stream === 'STDERR' ? 1 : 0] as StringDecoder;
-      const text = decoder.write(chunk.data);
-      if (text && ws.readyState === ws.OPEN) ws.send(text);
-    });
+    // Batched frames with backpressure: a slow browser pauses the agent's stream (and, through
+    // gRPC flow control, the agent's read from Docker) instead of filling this process's memory.
+    const frames = new LogFrameBatcher(
+      {
+        send: (text, sent) => {
+          if (ws.readyState === ws.OPEN) ws.send(text, sent);
+          else sent();
+        },
+        bufferedAmount: () => ws.bufferedAmount,
+      },
+      { pause: () => call.pause(), resume: () => call.resume() },
+    );
+    call.on('data', (chunk: { stream: string; data: Buffer }) => frames.push(chunk));
     call.on('error', (err: grpc.ServiceError) => {
       if (err.code === grpc.status.CANCELLED) return;
+      frames.flush();
       if (ws.readyState === ws.OPEN) {
         ws.send(`\r\n[日志流已断开：${err.details || err.message}]\r\n`);
         ws.close(CLOSE_UPSTREAM, 'upstream error');
       }
     });
     call.on('end', () => {
+      frames.flush();
       if (ws.readyState === ws.OPEN) ws.close(1000, 'end of log');
     });
-    ws.on('close', () => call.cancel());
-    ws.on('error', () => call.cancel());
+    ws.on('close', () => {
+      frames.close();
+      call.cancel();
+    });
+    ws.on('error', () => {
+      frames.close();
+      call.cancel();
+    });
   });
 
   router.get('/api/containers/ws/:id/console', async (ctx) => {

@@ -50,11 +50,22 @@ describe('connection details', () => {
 });
 
 describe('log buffer', () => {
-  it('ends every frame with a newline and keeps only the tail', () => {
-    expect(appendLog('', 'line 1')).toBe('line 1\n');
+  it('joins frames as they are: a line split between frames is one line again', () => {
+    expect(appendLog('', 'line 1')).toBe('line 1');
+    expect(appendLog('line 1', ' goes on\nline 2\n')).toBe('line 1 goes on\nline 2\n');
     expect(appendLog('a\n', 'b\nc\n')).toBe('a\nb\nc\n');
-    const long = appendLog('x'.repeat(MAX_LOG_CHARS), 'tail');
-    expect(long.length).toBe(MAX_LOG_CHARS);
-    expect(long.endsWith('tail\n')).toBe(true);
+    // Frames of a numbered log cut anywhere read back as the same lines.
+    const log = Array.from({ length: 500 }, (_, i) => `line ${i}\n`).join('');
+    let text = '';
+    for (let at = 0; at < log.length; at += 37) text = appendLog(text, log.slice(at, at + 37));
+    expect(text).toBe(log);
+  });
+
+  it('keeps only the tail, from the start of a line', () => {
+    const long = appendLog(`${'x'.repeat(MAX_LOG_CHARS - 10)}\nsecond line\n`, 'tail\n');
+    expect(long).toBe('second line\ntail\n');
+    const noBreak = appendLog('x'.repeat(MAX_LOG_CHARS), 'tail');
+    expect(noBreak.length).toBe(MAX_LOG_CHARS);
+    expect(noBreak.endsWith('tail')).toBe(true);
   });
 });

@@ -7,10 +7,17 @@ export type LogStreamState = 'idle' | 'connecting' | 'open' | 'closed' | 'error'
 /** Keep the tail only: a chatty container must not grow the page without bound. */
 export const MAX_LOG_CHARS = 1_000_000;
 
+/**
+ * The text with a frame's text appended. Frames are batches of the log: a line may start in one
+ * frame and end in the next, so frames are joined as they are, never with a line break added.
+ * Past MAX_LOG_CHARS the oldest lines go (cut at a line start where there is one).
+ */
 export function appendLog(current: string, frame: string): string {
-  const chunk = frame.endsWith('\n') ? frame : `${frame}\n`;
-  const next = current + chunk;
-  return next.length > MAX_LOG_CHARS ? next.slice(next.length - MAX_LOG_CHARS) : next;
+  const next = current + frame;
+  if (next.length <= MAX_LOG_CHARS) return next;
+  const cut = next.length - MAX_LOG_CHARS;
+  const lineStart = next.indexOf('\n', cut);
+  return lineStart >= 0 && lineStart < next.length - 1 ? next.slice(lineStart + 1) : next.slice(cut);
 }
 
 /** Streams a container's logs over WebSocket while containerId is set; closes the socket otherwise. */
