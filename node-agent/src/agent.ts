@@ -7,13 +7,13 @@ import { agentServiceDefinition, type NodeAgentHandlers } from '@gpucloud/proto'
 import * as grpc from '@grpc/grpc-js';
 import { type AgentConfig, type AgentOptions, resolveConfig } from './config.js';
 import { ContainerService } from './containers/container-service.js';
+import { Semaphore } from './containers/gpu-starts.js';
 import { recoverRecreates } from './containers/reconfigure.js';
 import { RECREATES_DIR, RecreateJournal } from './containers/recreate-journal.js';
-import { Semaphore } from './containers/gpu-starts.js';
 import { probeWithAnyImage, StorageLimit, WritableLayers } from './containers/resource-share.js';
 import { StagedAccess } from './containers/staged-access.js';
 import { resolveToolbox } from './containers/toolbox.js';
-import type { OpenDockerStreams } from './docker/container-client.js';
+import type { ContainerClient, OpenDockerStreams } from './docker/container-client.js';
 import { DockerodeContainerClient } from './docker/dockerode-container-client.js';
 import { dockerConnection } from './docker/dockerode-support.js';
 import { LABELS, MANAGED_FILTER } from './docker/labels.js';
@@ -22,12 +22,12 @@ import type { GpuProbe } from './gpu/gpu-probe.js';
 import { ToolkitProbe } from './gpu/toolkit.js';
 import { chooseBindAddress } from './host/bind-address.js';
 import { GpuRuntime } from './host/gpu-runtime.js';
-import { HostFacts } from './host/host-facts.js';
+import { HostFacts, type StaticHostFacts } from './host/host-facts.js';
 import { collectHostInfo } from './host/host-info.js';
 import { ImageInventoryReader } from './images/image-inventory.js';
 import { type IptablesRunner, TenantFirewall } from './network/firewall.js';
 import { parseSubnetPool } from './network/subnet-pool.js';
-import { TenantNetworks } from './network/tenant-networks.js';
+import { type NetworkEngine, TenantNetworks } from './network/tenant-networks.js';
 import { ephemeralOverlapWarning, ephemeralPortRange } from './ports/ephemeral-range.js';
 import { OccupiedPorts } from './ports/occupied-ports.js';
 import { Reconciler } from './reconcile/reconciler.js';
@@ -58,7 +58,23 @@ export interface AgentRuntime {
   toolkitProbe?: ToolkitProbe;
   /** Replaces iptables (tests of a host where the isolation rules cannot be set). */
   iptables?: IptablesRunner;
+  /**
+   * Replaces Docker (`dockerHost` is then unused): a MemoryContainerClient runs many agents in
+   * one process for benches and tests (a simulated fleet).
+   */
+  containerClient?: AgentEngine;
+  /** Replaces the host probe (OS, CPU, memory): fixed facts, for many agents on one host. */
+  hostFacts?: StaticHostFacts;
+  /**
+   * Where the host's sockets are read (`<procRoot>/net/tcp`, tcp6; default /proc): agents
+   * sharing one host each get a host of their own.
+   */
+  procRoot?: string;
 }
+
+/** What the agent needs of a container engine: containers, tenant networks, the storage probe. */
+export type AgentEngine = ContainerClient &
+  NetworkEngine & { supportsStorageSize(image: string, size: string): Promise<string> };
 
 function serverCredentials(config: AgentConfig): grpc.ServerCredentials {
   if (!config.tls) return grpc.ServerCredentials.createInsecure();
@@ -86,12 +102,14 @@ export async function startAgent(options: AgentOptions, runtime: AgentRuntime = 
   const config = resolveConfig(options);
   const log = runtime.log ?? ((line: string) => console.log(`[gpucloud-agent] ${line}`));
 
-  const client = new DockerodeContainerClient({
-    ...(config.dockerHost ? { dockerHost: config.dockerHost } : {}),
-    timeoutMs: config.dockerTimeoutMs,
-    pullTimeoutMs: config.pullTimeoutMs,
-    log,
-  });
+  const client: AgentEngine =
+    runtime.containerClient ??
+    new DockerodeContainerClient({
+      ...(config.dockerHost ? { dockerHost: config.dockerHost } : {}),
+      timeoutMs: config.dockerTimeoutMs,
+      pullTimeoutMs: config.pullTimeoutMs,
+      log,
+    });
   const gpus =
     runtime.gpuProbe ??
     createGpuProbe({
@@ -115,8 +133,11 @@ export async function startAgent(options: AgentOptions, runtime: AgentRuntime = 
   await volumes.init();
   const overlap = ephemeralOverlapWarning(config.portRange, await ephemeralPortRange());
   if (overlap) log(overlap);
-  const occupiedPorts = new OccupiedPorts(client);
-  const engineSocket = dockerConnection(config.dockerHost).options.socketPath;
+  const occupiedPorts = new OccupiedPorts(client, runtime.procRoot);
+  // An engine in memory has no socket for containers to be kept from.
+  const engineSocket = runtime.containerClient
+    ? undefined
+    : dockerConnection(config.dockerHost).options.socketPath;
   // Each owner's containers on a network of their own, kept from the host and other tenants by
   // the agent's iptables rules. Without them (no iptables, not root) the node takes no containers
   // and reports why (HostInfo.unsafe_reason), unless isolation is turned off for development.
@@ -182,7 +203,7 @@ export async function startAgent(options: AgentOptions, runtime: AgentRuntime = 
   const reconciler = new Reconciler(() => service.list(true, ''), config.reconcileIntervalMs, log);
   // Recreates the agent died in are undone before any call can see the container missing.
   await recoverRecreates(service);
-  const facts = new HostFacts(config.volumeRoot);
+  const facts = new HostFacts(config.volumeRoot, runtime.hostFacts);
 
   const deps: RpcDeps = {
     token: config.token,

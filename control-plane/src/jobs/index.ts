@@ -71,7 +71,7 @@ export function buildJobs(services: Services, config: Config, log: Log) {
     monitor,
     start: () => scheduler.start(),
     async stop() {
-      monitor.stop();
+      await monitor.stop();
       await scheduler.stop();
     },
   };

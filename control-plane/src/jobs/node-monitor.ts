@@ -29,7 +29,37 @@ export interface NodeMonitorOptions {
   inventoryIntervalMs?: number;
   /** Billing's notices: the owner of a container whose GPU became unusable is told once. */
   notices?: { gpuProblem(containerId: string, refAt: Date, problem: string): Promise<void> };
+  /**
+   * How many nodes' inventory reads and container reports are applied at once (8). Each holds a
+   * database connection for a dozen queries: a thousand nodes connecting at once, or due for
+   * their inventory in one sync, would otherwise take the whole pool and keep heartbeats, events
+   * and the API waiting behind them.
+   */
+  nodeWorkConcurrency?: number;
 }
+
+/** Runs at most `limit` tasks at once, the others in the order they came. */
+class Limiter {
+  private running = 0;
+  private readonly queue: (() => void)[] = [];
+
+  constructor(private readonly limit: number) {}
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.running >= this.limit) await new Promise<void>((resolve) => this.queue.push(resolve));
+    else this.running++;
+    try {
+      return await task();
+    } finally {
+      const next = this.queue.shift();
+      if (next) next();
+      else this.running--;
+    }
+  }
+}
+
+/** How long an inventory read waits for the agent (NodesService.refresh's probe waits as long). */
+const INVENTORY_TIMEOUT_MS = 5000;
 
 /**
  * Docker events sent while a container is on its way out of running, or paused for a moment by
@@ -52,6 +82,7 @@ export class NodeMonitor {
    */
   private readonly inventoryRuns = new Map<number, Promise<void>>();
   private stopped = false;
+  private readonly nodeWork: Limiter;
 
   /** Syncs on the scheduler's start and every syncIntervalMs after. */
   constructor(
@@ -61,16 +92,18 @@ export class NodeMonitor {
     private readonly agents: AgentPool,
     private readonly options: NodeMonitorOptions,
   ) {
+    this.nodeWork = new Limiter(Math.max(1, options.nodeWorkConcurrency ?? 8));
     scheduler.every('node monitor sync', options.syncIntervalMs, () =>
       this.stopped ? Promise.resolve() : this.sync(),
     );
   }
 
-  /** Closes every node's stream (the scheduler's stop ends the syncs). */
-  stop(): void {
+  /** Closes every node's stream (the scheduler's stop ends the syncs); heartbeats received are written. */
+  stop(): Promise<void> {
     this.stopped = true;
     for (const sub of this.subs.values()) this.close(sub);
     this.subs.clear();
+    return this.nodes.flushHeartbeats().catch((err) => this.options.log('heartbeats not written', err));
   }
 
   /** Subscribes to new nodes, drops removed ones, and marks silent nodes offline. */
@@ -122,9 +155,13 @@ export class NodeMonitor {
     const run = previous
       .catch(() => undefined)
       .then(async () => {
-        const became = await this.nodes.refresh(node);
-        this.inventoryAt.set(node.id, Date.now());
-        await this.notifyGpuProblems(node, became);
+        // The agent is asked outside the limit: a node slow to answer holds no connection.
+        const info = await this.agents.get(node).getHostInfo(INVENTORY_TIMEOUT_MS);
+        await this.nodeWork.run(async () => {
+          const became = await this.nodes.applyHostInfo(node, info);
+          this.inventoryAt.set(node.id, Date.now());
+          await this.notifyGpuProblems(node, became);
+        });
       });
     this.inventoryRuns.set(node.id, run);
     const forget = () => {
@@ -245,7 +282,11 @@ export class NodeMonitor {
    * Docker is the truth: rows follow what the agent reports, rows whose container vanished
    * become not_found, and labelled containers without a row are recorded for admins.
    */
-  private async applyReport(
+  private applyReport(node: NodeRow, reported: ContainerInfo__Output[], observedAt: Date): Promise<void> {
+    return this.nodeWork.run(() => this.applyReportNow(node, reported, observedAt));
+  }
+
+  private async applyReportNow(
     node: NodeRow,
     reported: ContainerInfo__Output[],
     observedAt: Date,

@@ -37,7 +37,13 @@ export async function diskSpace(dir: string): Promise<DiskSpace> {
 export class HostFacts {
   private facts: Promise<StaticHostFacts> | undefined;
 
-  constructor(private readonly volumeRoot: string) {}
+  /** `fixed`: facts given instead of read (many simulated agents on one host). */
+  constructor(
+    private readonly volumeRoot: string,
+    fixed?: StaticHostFacts,
+  ) {
+    if (fixed) this.facts = Promise.resolve({ ...fixed });
+  }
 
   staticFacts(): Promise<StaticHostFacts> {
     this.facts ??= (async () => {

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import { raw } from 'objection';
 import { gpuState } from './gpus.js';
+import type { HeartbeatWrite } from './heartbeats.js';
 import {
   type GpuMetric,
   GpuSampleModel,
@@ -27,6 +27,69 @@ export type {
 
 /** A GPU that became unusable (missing, failed, MIG, fabric not ready) at `since`. */
 export type GpuTransition = NodeGpuRow & { since: Date };
+
+/** What NodesRepository.update did. */
+export interface NodeUpdate {
+  /** The GPUs that became unusable now. */
+  became: GpuTransition[];
+  /**
+   * The reported host_info when it differed from the stored one in `volatileHostInfo` keys only
+   * (disk space): not written, for the caller to write with the node's next heartbeat.
+   */
+  deferredHostInfo: Record<string, unknown> | undefined;
+  /** Whether any GPU row of the node is missing now. */
+  anyMissing: boolean;
+}
+
+/** The parts of a GPU row a report sets: a row whose parts are all equal is not written again. */
+const GPU_FACTS = [
+  'gpu_index',
+  'model',
+  'memory_total_mib',
+  'pci_bus_id',
+  'health_problem',
+  'persistence_mode',
+  'mig_enabled',
+  'fabric_state',
+  'numa_node',
+] as const;
+
+function sameTime(a: Date | null | undefined, b: Date | null | undefined): boolean {
+  return (a ? new Date(a).getTime() : null) === (b ? new Date(b).getTime() : null);
+}
+
+function sameGpu(a: NodeGpuRow, b: NodeGpuRow): boolean {
+  return (
+    GPU_FACTS.every((k) => a[k] === b[k]) &&
+    JSON.stringify(a.nvlink_peers ?? []) === JSON.stringify(b.nvlink_peers ?? []) &&
+    sameTime(a.missing_since, b.missing_since) &&
+    sameTime(a.problem_since, b.problem_since)
+  );
+}
+
+/** JSON with the keys of every object sorted: equal values give equal text, whatever their key order. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.entries(v as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)),
+        )
+      : v,
+  );
+}
+
+function withoutKeys(info: Record<string, unknown> | null | undefined, keys: readonly string[]) {
+  if (!info) return info ?? null;
+  const out = { ...info };
+  for (const k of keys) delete out[k];
+  return out;
+}
+
+/** The GPU facts the market reads to count a node's free GPUs (no JSON, no model instances). */
+export type GpuStateRow = Pick<
+  NodeGpuRow,
+  'node_id' | 'uuid' | 'gpu_index' | 'missing_since' | 'health_problem' | 'mig_enabled' | 'fabric_state'
+>;
 
 /** What a node's agent reported (ListImages). */
 export interface ImageListing {
@@ -117,13 +180,42 @@ export class NodesRepository {
     id: number,
     values: Partial<Pick<NodeRow, 'address' | 'token' | 'region' | 'public_host'>> & Partial<NodeFacts>,
     gpus: ReportedGpu[] | undefined,
-  ): Promise<GpuTransition[]> {
+    options: { volatileHostInfo?: readonly string[] } = {},
+  ): Promise<NodeUpdate> {
     return this.knex.transaction(async (trx) => {
-      await NodeModel.query(trx).findById(id).forUpdate();
-      await NodeModel.query(trx)
-        .findById(id)
-        .patch({ ...values, last_heartbeat_at: new Date(), updated_at: new Date() });
-      return gpus ? this.applyGpus(id, gpus, new Date(), trx) : [];
+      const locked = await NodeModel.query(trx).findById(id).forUpdate();
+      const before = locked ? plain<NodeRow>(locked) : undefined;
+      const volatile = options.volatileHostInfo ?? [];
+      // Unchanged facts are not written again; host_info that changed in volatile keys only is
+      // handed back (written with the next heartbeat).
+      const changed = Object.entries(values).filter(([key, value]) => {
+        if (!before) return true;
+        const stored = (before as unknown as Record<string, unknown>)[key];
+        if (key === 'host_info') {
+          return (
+            canonical(withoutKeys(value as Record<string, unknown>, volatile)) !==
+            canonical(withoutKeys(stored as Record<string, unknown>, volatile))
+          );
+        }
+        return (value ?? null) !== (stored ?? null);
+      });
+      const hostInfoChanged =
+        values.host_info !== undefined &&
+        canonical(values.host_info) !== canonical(before?.host_info ?? null);
+      let deferredHostInfo: Record<string, unknown> | undefined;
+      if (changed.length > 0 || volatile.length === 0) {
+        await NodeModel.query(trx)
+          .findById(id)
+          .patch({ ...values, last_heartbeat_at: new Date(), updated_at: new Date() });
+      } else if (hostInfoChanged) {
+        deferredHostInfo = values.host_info ?? undefined;
+      }
+      const applied = gpus ? await this.applyGpus(id, gpus, new Date(), trx) : undefined;
+      return {
+        became: applied?.became ?? [],
+        deferredHostInfo,
+        anyMissing: applied ? applied.anyMissing : false,
+      };
     });
   }
 
@@ -132,7 +224,7 @@ export class NodesRepository {
     reported: ReportedGpu[],
     now: Date,
     trx: Knex.Transaction,
-  ): Promise<GpuTransition[]> {
+  ): Promise<{ became: GpuTransition[]; anyMissing: boolean }> {
     const existing = new Map(
       (await NodeGpuModel.query(trx).where({ node_id: nodeId })).map((g) => [g.uuid, plain<NodeGpuRow>(g)]),
     );
@@ -153,6 +245,7 @@ export class NodesRepository {
       if (!seen.has(uuid)) next.push({ ...before, missing_since: before.missing_since ?? now });
     }
     const became: GpuTransition[] = [];
+    const changed: NodeGpuRow[] = [];
     for (const gpu of next) {
       delete (gpu as { id?: number }).id;
       const ok = gpuState(gpu) === 'ok';
@@ -162,9 +255,14 @@ export class NodesRepository {
       } else if (ok) {
         gpu.problem_since = null;
       }
-      await NodeGpuModel.query(trx).insert(gpu).onConflict(['node_id', 'uuid']).merge();
+      // A GPU reported as it is stored is not written again (a refresh of a healthy node writes nothing).
+      const before = existing.get(gpu.uuid);
+      if (!before || !sameGpu(before, gpu)) changed.push(gpu);
     }
-    return became;
+    // One statement for the changed ones.
+    if (changed.length > 0)
+      await NodeGpuModel.query(trx).insert(changed).onConflict(['node_id', 'uuid']).merge();
+    return { became, anyMissing: next.some((g) => g.missing_since !== null) };
   }
 
   /** Forgets GPUs missing since before `before` that nobody holds (`held`: UUIDs held on the node). */
@@ -193,14 +291,63 @@ export class NodesRepository {
     return out;
   }
 
-  async heartbeat(id: number, dockerAvailable: boolean, at: Date): Promise<void> {
-    await NodeModel.query(this.knex)
-      .findById(id)
-      .patch({
-        last_heartbeat_at: at,
-        docker_available: dockerAvailable,
-        status: raw("CASE WHEN status = 'unsafe' THEN 'unsafe' ELSE 'online' END"),
-      });
+  /**
+   * The heartbeats of one tick, in one statement: last seen, Docker's state, online (unless
+   * unsafe), and what rides along (reconciled_at, host_info: NULL leaves the stored one).
+   * Returns the rows written.
+   */
+  async writeHeartbeats(writes: HeartbeatWrite[]): Promise<number> {
+    if (writes.length === 0) return 0;
+    const bindings = [
+      writes.map((w) => w.id),
+      writes.map((w) => w.dockerAvailable),
+      writes.map((w) => w.at),
+      writes.map((w) => w.reconciledAt ?? null),
+      writes.map((w) => (w.hostInfo ? JSON.stringify(w.hostInfo) : null)),
+    ];
+    const result = await this.knex.raw(
+      `UPDATE nodes AS n
+          SET last_heartbeat_at = v.at,
+              docker_available = v.docker_available,
+              status = CASE WHEN n.status = 'unsafe' THEN 'unsafe' ELSE 'online' END,
+              reconciled_at = coalesce(v.reconciled_at, n.reconciled_at),
+              host_info = coalesce(v.host_info, n.host_info)
+         FROM unnest(?::bigint[], ?::boolean[], ?::timestamptz[], ?::timestamptz[], ?::jsonb[])
+              AS v(id, docker_available, at, reconciled_at, host_info)
+        WHERE n.id = v.id`,
+      bindings as unknown as Knex.RawBinding[],
+    );
+    return (result as { rowCount: number }).rowCount;
+  }
+
+  /** Whether nvidia-smi failed as a whole on each of these nodes (host_info.gpuProbeError), by id. */
+  async gpuProbeErrors(ids: number[]): Promise<Map<number, Pick<NodeRow, 'host_info'>>> {
+    if (ids.length === 0) return new Map();
+    const rows: { id: number; gpu_probe_error: unknown }[] = await this.knex('nodes')
+      .whereIn('id', ids)
+      .select('id', this.knex.raw(`host_info->'gpuProbeError' as gpu_probe_error`));
+    return new Map(
+      rows.map((r) => [
+        r.id,
+        { host_info: r.gpu_probe_error === null ? null : { gpuProbeError: r.gpu_probe_error } },
+      ]),
+    );
+  }
+
+  /** What decides whether each GPU of these nodes can be rented (one query, plain rows). */
+  async gpuStates(nodeIds: number[]): Promise<GpuStateRow[]> {
+    if (nodeIds.length === 0) return [];
+    return this.knex('node_gpus')
+      .whereIn('node_id', nodeIds)
+      .select(
+        'node_id',
+        'uuid',
+        'gpu_index',
+        'missing_since',
+        'health_problem',
+        'mig_enabled',
+        'fabric_state',
+      );
   }
 
   /** Marks nodes offline whose last heartbeat is older than `before`; returns their ids. */
@@ -217,10 +364,19 @@ export class NodesRepository {
     await NodeModel.query(this.knex).findById(id).patch({ status });
   }
 
-  /** Stores a sample in its time bucket; a second writer of the same bucket is ignored. */
-  async insertGpuSample(nodeId: number, bucket: Date, gpus: GpuMetric[]): Promise<void> {
-    await GpuSampleModel.query(this.knex)
-      .insert({ node_id: nodeId, bucket, gpus })
+  /** Stores samples in their time buckets, in one statement; a second writer of a bucket is ignored. */
+  async insertGpuSamples(samples: { nodeId: number; bucket: Date; gpus: GpuMetric[] }[]): Promise<void> {
+    if (samples.length === 0) return;
+    // One row per node and bucket (a second sample of a tick for the same bucket is the same sample).
+    const rows = new Map(samples.map((s) => [`${s.nodeId}|${s.bucket.getTime()}`, s]));
+    await this.knex('gpu_samples')
+      .insert(
+        [...rows.values()].map((s) => ({
+          node_id: s.nodeId,
+          bucket: s.bucket,
+          gpus: JSON.stringify(s.gpus),
+        })),
+      )
       .onConflict(['node_id', 'bucket'])
       .ignore();
   }

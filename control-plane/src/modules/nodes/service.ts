@@ -6,6 +6,7 @@ import { isUniqueViolation } from '../../framework/db-errors.js';
 import { AppError, conflict, notFound } from '../../framework/errors.js';
 import type { GpuMetricsReply, NodeReply } from './contract.js';
 import { gpuProbeErrorOf, gpuState, sellableGpus } from './gpus.js';
+import { HeartbeatBatcher, TickBatch } from './heartbeats.js';
 import type {
   GpuMetric,
   GpuTransition,
@@ -107,12 +108,30 @@ export function publicHostOf(node: Pick<NodeRow, 'public_host' | 'address' | 'ho
   return node.address.replace(/:\d+$/, '').replace(/^\[|\]$/g, '');
 }
 
+/**
+ * host_info keys that change all the time without mattering at once (disk space): a refresh that
+ * finds only these changed writes them with the node's next heartbeat, not on their own.
+ */
+const VOLATILE_HOST_INFO = ['diskFreeBytes', 'diskTotalBytes'] as const;
+
 export class NodesService {
+  /** Heartbeats are written per tick, all nodes in one statement (see heartbeats.ts). */
+  private readonly heartbeats: HeartbeatBatcher;
+  /** GPU samples too: the fleet's agents sample together (they were connected together). */
+  private readonly samples: TickBatch<{ nodeId: number; bucket: Date; gpus: GpuMetric[] }>;
+
   constructor(
     private readonly repo: NodesRepository,
     private readonly agents: AgentPool,
     private readonly usage: NodeUsage,
-  ) {}
+    options: { heartbeatTickMs?: number } = {},
+  ) {
+    this.heartbeats = new HeartbeatBatcher(
+      async (writes) => void (await this.repo.writeHeartbeats(writes)),
+      options.heartbeatTickMs,
+    );
+    this.samples = new TickBatch((items) => this.repo.insertGpuSamples(items), options.heartbeatTickMs);
+  }
 
   private async probe(params: { address: string; token: string }): Promise<HostInfo__Output> {
     const client = this.agents.transient({ address: params.address, token: params.token });
@@ -195,8 +214,13 @@ export class NodesService {
   /** Stores what the node reported (refresh's second half). */
   async applyHostInfo(node: Pick<NodeRow, 'id'>, info: HostInfo__Output): Promise<GpuTransition[]> {
     const { facts, gpus } = factsFromHostInfo(info);
-    const became = await this.repo.update(node.id, facts, gpus);
-    if (gpus) {
+    // What did not change is not written; new disk space only goes with the next heartbeat.
+    const { became, deferredHostInfo, anyMissing } = await this.repo.update(node.id, facts, gpus, {
+      volatileHostInfo: VOLATILE_HOST_INFO,
+    });
+    if (deferredHostInfo) this.heartbeats.carry(node.id, { hostInfo: deferredHostInfo });
+    else this.heartbeats.drop(node.id, ['hostInfo']);
+    if (gpus && anyMissing) {
       const held = (await this.usage.heldGpus([node.id])).map((h) => h.gpu_uuid);
       await this.repo.pruneMissingGpus(node.id, new Date(Date.now() - MISSING_GPU_RETENTION_MS), held);
     }
@@ -261,22 +285,40 @@ export class NodesService {
   /** GPUs that may be rented now on each of these nodes (present, healthy, not MIG, fabric ready, free). */
   async freeGpuCounts(nodeIds: number[]): Promise<Map<number, number>> {
     const ids = [...new Set(nodeIds)];
+    // Three queries whatever the number of nodes (the market lists every product at once).
     const [nodes, gpus, held] = await Promise.all([
-      Promise.all(ids.map((id) => this.repo.findById(id))),
-      this.repo.gpusOf(ids),
+      this.repo.gpuProbeErrors(ids),
+      this.repo.gpuStates(ids),
       this.usage.heldGpus(ids),
     ]);
+    const taken = new Map<number, Set<string>>();
+    for (const h of held) {
+      const set = taken.get(h.node_id) ?? new Set<string>();
+      set.add(h.gpu_uuid);
+      taken.set(h.node_id, set);
+    }
+    const byNode = new Map<number, typeof gpus>();
+    for (const g of gpus) {
+      const list = byNode.get(g.node_id) ?? [];
+      list.push(g);
+      byNode.set(g.node_id, list);
+    }
     const out = new Map<number, number>();
-    for (const node of nodes) {
-      if (!node) continue;
-      const taken = new Set(held.filter((h) => h.node_id === node.id).map((h) => h.gpu_uuid));
-      out.set(node.id, sellableGpus(node, gpus.get(node.id) ?? [], taken).length);
+    for (const [id, node] of nodes) {
+      const rows = (byNode.get(id) ?? []) as NodeGpuRow[];
+      out.set(id, sellableGpus(node, rows, taken.get(id) ?? new Set()).length);
     }
     return out;
   }
 
+  /** Settles once written: with the other nodes' of its tick, in one statement. */
   heartbeat(nodeId: number, dockerAvailable: boolean): Promise<void> {
-    return this.repo.heartbeat(nodeId, dockerAvailable, new Date());
+    return this.heartbeats.beat(nodeId, dockerAvailable, new Date());
+  }
+
+  /** Writes the heartbeats waiting for their tick now (the node monitor's stop). */
+  async flushHeartbeats(): Promise<void> {
+    await Promise.all([this.heartbeats.flush(), this.samples.flush()]);
   }
 
   markStaleOffline(olderThanMs: number): Promise<number[]> {
@@ -299,7 +341,7 @@ export class NodesService {
       temperature_c: g.temperatureC,
       power_draw_w: g.powerDrawW,
     }));
-    await this.repo.insertGpuSample(nodeId, bucket, gpus);
+    await this.samples.add({ nodeId, bucket, gpus });
   }
 
   pruneGpuSamples(): Promise<void> {
@@ -351,10 +393,21 @@ export class NodesService {
         state: c.state.replace('CONTAINER_STATE_', '').toLowerCase(),
         image: c.image,
       }));
-    const before = new Set(
-      ((await this.repo.findById(nodeId))?.unknown_containers ?? []).map((c) => c.container_id),
-    );
-    await this.repo.setUnknownContainers(nodeId, unknown, new Date());
+    const stored = (await this.repo.findById(nodeId))?.unknown_containers ?? [];
+    const before = new Set(stored.map((c) => c.container_id));
+    const key = (list: UnknownContainer[]) =>
+      JSON.stringify(
+        [...list]
+          .sort((a, b) => a.container_id.localeCompare(b.container_id))
+          .map((c) => [c.container_id, c.docker_id, c.owner_id, c.state, c.image]),
+      );
+    if (key(unknown) === key(stored)) {
+      // Nothing new: when it was checked goes with the node's next heartbeat.
+      this.heartbeats.carry(nodeId, { reconciledAt: new Date() });
+    } else {
+      await this.repo.setUnknownContainers(nodeId, unknown, new Date());
+      this.heartbeats.drop(nodeId, ['reconciledAt']);
+    }
     // Only the newly found ones: the caller logs them once, not on every report.
     return unknown.filter((c) => !before.has(c.container_id));
   }

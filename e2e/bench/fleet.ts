@@ -1,0 +1,618 @@
+/**
+ * A simulated fleet: FLEET_NODES agents (1,000 by default) and FLEET_CONTAINERS_PER_NODE
+ * containers on each (10: 10k in all), in one process, against one control plane.
+ *
+ *   npx tsx e2e/bench/fleet.ts                      (1,000 nodes, 10k containers)
+ *   FLEET_NODES=100 npx tsx e2e/bench/fleet.ts      (a quick run)
+ *
+ * Each agent is the real node agent (startAgent: its gRPC server, container service, event
+ * watch, reconciler) on its own 127.0.0.1 port, with 8 simulated GPUs, fixed host facts and an
+ * in-memory engine (MemoryContainerClient) in place of Docker; containers it starts publish
+ * their SSH port on the node's own loopback address (127.10.x.y), where the engine answers with
+ * an SSH banner, so a purchase waits for reachability as on a real node. The control plane runs
+ * in-process on an embedded PostgreSQL of its own (.data/pg-bench-fleet), with the settlement
+ * jobs off (their cost is the settlement bench's).
+ *
+ * Set-up: the agents start with their containers already in their engines (6 holding a GPU, the
+ * rest none), the nodes are registered through the admin API (the control plane probes each),
+ * every node gets its default product, and the containers' rows are written (as purchases leave
+ * them). The bench then waits until every node has reported its containers once more.
+ *
+ * Measured:
+ *   heartbeat writes  rows written to nodes and node_gpus (INSERT/UPDATE, counted from the
+ *                     rows each statement reports through knex's query-response event) over
+ *                     FLEET_WINDOW_MS (60 s: every report kind comes at least once, the GPU
+ *                     inventory reads every 30 s, the agents' reconcile reports every 60 s), per
+ *                     node per heartbeat interval. Goal ≤ 1.
+ *   pool waits        the most queries waiting for a connection of the control plane's pool at
+ *                     any 100 ms sample of the window (0: the pool is never short).
+ *   heartbeat age     the oldest last_heartbeat_at of the online nodes, sampled every 500 ms in
+ *                     the window: how far behind the monitor's view of the fleet is. Goal ≤ 2
+ *                     heartbeat intervals (a node goes offline after 6).
+ *   container events  FLEET_CRASHES containers (100) end at once in their engines; the time until
+ *                     each row shows it (Docker event → agent → monitor → row). Goal p99 ≤ 1 s.
+ *   market            GET /api/cloud-products (the 算力市场's list: every product with its free
+ *                     GPUs), FLEET_MARKET_REQUESTS times one after the other. Goal p99 < 20 ms.
+ *   mutating API      FLEET_PURCHASES purchases (1 GPU, hourly) on random nodes, 4 at a time,
+ *                     until the API answers; then a stop of each, and a delete. Goal p99 ≤ 1 s.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { type Config, loadConfig } from '@gpucloud/control-plane/config';
+import { type RunningControlPlane, startControlPlane } from '@gpucloud/control-plane/platform';
+import {
+  containerName,
+  MemoryContainerClient,
+  managedLabels,
+  type RunningAgent,
+  type StaticHostFacts,
+  simulatedUuid,
+  startAgent,
+} from '@gpucloud/node-agent';
+import { freeLoopbackPort } from '../../scripts/lib/free-port.mjs';
+import { ensurePostgres } from '../../scripts/lib/postgres.mjs';
+import { testToolboxDir } from '../../scripts/lib/test-services.mjs';
+import { createDatabase } from '../test/databases.js';
+import { median, percentile, report } from './results.js';
+
+const DATA_DIR = fileURLToPath(new URL('../../.data', import.meta.url));
+const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const NODES = env('FLEET_NODES', 1000);
+const PER_NODE = env('FLEET_CONTAINERS_PER_NODE', 10);
+const GPU_HOLDERS = Math.min(6, PER_NODE);
+const HEARTBEAT_MS = env('FLEET_HEARTBEAT_MS', 5000);
+const RECONCILE_MS = env('FLEET_RECONCILE_MS', 60_000);
+const WINDOW_MS = env('FLEET_WINDOW_MS', 60_000);
+const MARKET_REQUESTS = env('FLEET_MARKET_REQUESTS', 100);
+const PURCHASES = env('FLEET_PURCHASES', 40);
+const CRASHES = env('FLEET_CRASHES', 100);
+const GPU_MODEL = 'RTX4090';
+const IMAGE = 'gpucloud-bench/fleet:1';
+const BANNER = 'SSH-2.0-dropbear_2024.86\r\n';
+const ADMIN = { username: 'admin', password: randomBytes(12).toString('hex') };
+const FACTS: StaticHostFacts = {
+  hostname: 'fleet',
+  os: 'Ubuntu 24.04',
+  kernel: '6.8.0',
+  arch: 'x64',
+  cpuModel: 'AMD EPYC 9654',
+  cpuCores: 96,
+  memoryTotalBytes: 512 * 1024 ** 3,
+};
+
+const platformLog: string[] = [];
+const keepLog = (line: string) => {
+  platformLog.push(line);
+  if (platformLog.length > 300) platformLog.shift();
+};
+const say = (line: string) => console.error(`[fleet] ${line}`);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Runs `fn` over `items`, `limit` at a time. */
+async function pool<T, R>(items: T[], limit: number, fn: (item: T, i: number) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i] as T, i);
+      }
+    }),
+  );
+  return out;
+}
+
+class Api {
+  token: string | undefined;
+  constructor(readonly baseUrl: string) {}
+  async call<T>(method: string, apiPath: string, body?: unknown): Promise<T> {
+    const res = await fetch(this.baseUrl + apiPath, {
+      method,
+      headers: {
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${apiPath}: ${res.status} ${text}`);
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+}
+
+interface FleetNode {
+  index: number;
+  name: string;
+  token: string;
+  address: string;
+  engine: MemoryContainerClient;
+  agent: RunningAgent;
+  /** Seeded containers: platform id → Docker id (in the engine). */
+  containers: Map<string, string>;
+  id?: number;
+}
+
+/** node i publishes its containers' ports on 127.10+(i/256).(i%256).1: nodes never clash. */
+const loopbackOf = (i: number) => `127.${10 + (i >> 8)}.${i & 255}.1`;
+const containerIdOf = (node: number, j: number) => `fleet${node}x${j}`;
+
+async function startNode(i: number, root: string, toolboxDir: string): Promise<FleetNode> {
+  const name = `fleet-${i}`;
+  const token = randomBytes(18).toString('hex');
+  const dir = path.join(root, name);
+  mkdirSync(path.join(dir, 'volumes'), { recursive: true });
+  mkdirSync(path.join(dir, 'state'), { recursive: true });
+  // The node's own host sockets (none): the agents share this machine's, which are not theirs.
+  mkdirSync(path.join(dir, 'proc', 'net'), { recursive: true });
+  writeFileSync(
+    path.join(dir, 'proc', 'net', 'tcp'),
+    '  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n',
+  );
+  const engine = new MemoryContainerClient({ images: [{ ref: IMAGE, serves: { 22: BANNER } }] });
+  // The node's containers, in its engine before the agent starts (as after a restart of the agent).
+  const containers = new Map<string, string>();
+  for (let j = 0; j < PER_NODE; j++) {
+    const containerId = containerIdOf(i, j);
+    const gpus = j < GPU_HOLDERS ? [simulatedUuid(name, GPU_MODEL, j)] : [];
+    const dockerId = await engine.createContainer({
+      name: containerName(containerId),
+      image: IMAGE,
+      env: [],
+      labels: managedLabels(
+        {
+          containerId,
+          ownerId: '1',
+          ownerName: 'fleet',
+          displayName: containerId,
+          node: name,
+          image: IMAGE,
+          generation: 0,
+          gpuDeviceIds: gpus,
+          ports: [],
+          mounts: [],
+        },
+        {},
+      ),
+      command: [],
+      ports: [],
+      binds: [],
+      nvidiaDeviceIds: [],
+      resources: { memoryBytes: 8 << 30, nanoCpus: 8e9, pidsLimit: 4096, shmSizeBytes: 1 << 30 },
+      logLimits: { maxSize: '10m', maxFiles: 3 },
+    });
+    await engine.startContainer(dockerId);
+    containers.set(containerId, dockerId);
+  }
+  const agent = await startAgent(
+    {
+      token,
+      listen: '127.0.0.1:0',
+      simulateGpus: `8x${GPU_MODEL}`,
+      toolboxDir,
+      bindAddress: loopbackOf(i),
+      publicHost: loopbackOf(i),
+      portRange: '20000-29999',
+      volumeRoot: path.join(dir, 'volumes'),
+      stateDir: path.join(dir, 'state'),
+      nodeName: name,
+      tenantIsolation: 'off',
+      heartbeatIntervalMs: HEARTBEAT_MS,
+      reconcileIntervalMs: RECONCILE_MS,
+    },
+    { log: keepLog, containerClient: engine, hostFacts: FACTS, procRoot: path.join(dir, 'proc') },
+  );
+  return { index: i, name, token, address: agent.address, engine, agent, containers };
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the database sees: row writes to the node tables, pool waits.
+
+const NODE_TABLES = /^\s*(update|insert\s+into)\s+"?(nodes|node_gpus)"?[\s(]/i;
+
+function rowsOf(response: unknown): number {
+  if (typeof response === 'number') return response;
+  if (Array.isArray(response)) return response.length;
+  if (response && typeof response === 'object' && 'rowCount' in response) {
+    return Number((response as { rowCount: unknown }).rowCount) || 0;
+  }
+  return 1;
+}
+
+function watchWrites(cp: RunningControlPlane) {
+  const counts = { statements: 0, rows: 0, queries: 0 };
+  /** Rows by statement (its first words, without the values). */
+  const byKind = new Map<string, number>();
+  const onResponse = (response: unknown, q: { sql?: string }) => {
+    counts.queries++;
+    if (q.sql && NODE_TABLES.test(q.sql)) {
+      counts.statements++;
+      const rows = rowsOf(response);
+      counts.rows += rows;
+      const kind = q.sql.replace(/\s+/g, ' ').trim().split(' ').slice(0, 5).join(' ');
+      byKind.set(kind, (byKind.get(kind) ?? 0) + rows);
+    }
+  };
+  cp.knex.on('query-response', onResponse);
+  return { counts, byKind, stop: () => cp.knex.off('query-response', onResponse) };
+}
+
+interface PoolLike {
+  numPendingAcquires(): number;
+  numUsed(): number;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  const closers: (() => Promise<void>)[] = [];
+  const close = async () => {
+    for (const c of closers.reverse()) await c().catch((err: unknown) => console.error(err));
+  };
+  try {
+    const toolboxDir = testToolboxDir();
+    const pg = await ensurePostgres({
+      dataDir: DATA_DIR,
+      name: 'pg-bench-fleet',
+      port: 5449,
+      database: 'postgres',
+      fresh: !process.env.DATABASE_URL,
+      log: say,
+    });
+    closers.push(() => pg.stop());
+    const root = mkdtempSync(path.join(os.tmpdir(), 'gpucloud-fleet-'));
+    closers.push(async () => rmSync(root, { recursive: true, force: true }));
+
+    let t = performance.now();
+    const nodes: FleetNode[] = [];
+    closers.push(async () => {
+      await Promise.all(nodes.map((n) => n.agent.close(200)));
+      for (const n of nodes) n.engine.close();
+    });
+    for (let i = 0; i < NODES; i += 50) {
+      const batch = Array.from({ length: Math.min(50, NODES - i) }, (_, k) => i + k);
+      nodes.push(...(await Promise.all(batch.map((k) => startNode(k, root, toolboxDir)))));
+    }
+    say(
+      `${NODES} agents with ${NODES * PER_NODE} containers started in ${Math.round(performance.now() - t)} ms`,
+    );
+
+    const defaults = loadConfig({
+      DATABASE_URL: 'postgres://set-below',
+      SECRET_KEY: randomBytes(32).toString('hex'),
+    });
+    const config: Config = {
+      ...defaults,
+      port: await freeLoopbackPort(),
+      host: '127.0.0.1',
+      databaseUrl: await createDatabase(pg.url, 'fleet'),
+      secretKey: randomBytes(32),
+      adminUsername: ADMIN.username,
+      adminPassword: ADMIN.password,
+      webDist: undefined,
+      bootstrapNode: undefined,
+      agentTls: undefined,
+      heartbeatIntervalMs: HEARTBEAT_MS,
+      billingJobs: false,
+    };
+    const cp = await startControlPlane(config, (message, err) =>
+      keepLog(err === undefined ? message : `${message}: ${String(err)}`),
+    );
+    closers.push(() => cp.close());
+
+    // ------------------------------------------------------------------ registration
+    const admin = new Api(cp.url);
+    admin.token = (await admin.call<{ token: string }>('POST', '/api/auth/login', ADMIN)).token;
+    t = performance.now();
+    await pool(nodes, 8, async (n) => {
+      const add = () =>
+        admin.call<{ id: number }>('POST', '/api/admin/nodes', {
+          name: n.name,
+          address: n.address,
+          token: n.token,
+          region: `区域${n.index % 4}`,
+          public_host: loopbackOf(n.index),
+        });
+      // The probe has 5 s: on a machine this busy one may miss it; the operator would try again.
+      const view = await add()
+        .catch(() => sleep(1000).then(add))
+        .catch(() => sleep(3000).then(add));
+      n.id = view.id;
+      const row = await cp.services.nodes.require(view.id);
+      await cp.services.products.ensureDefaultProduct(row, 199);
+    });
+    say(`nodes registered in ${Math.round(performance.now() - t)} ms`);
+
+    // The containers' rows, as purchases leave them (one owner; a product per node).
+    const [owner] = await cp
+      .knex('users')
+      .insert({ username: 'fleet_owner', password_hash: 'x', email: 'fleet@example.com' })
+      .returning('id');
+    const ownerId = (owner as { id: number }).id;
+    const products = new Map<number, number>(
+      (await cp.knex('cloud_products').select('id', 'node_id')).map((p: { id: number; node_id: number }) => [
+        p.node_id,
+        p.id,
+      ]),
+    );
+    const seededAt = new Date();
+    for (const n of nodes) {
+      const rows = [...n.containers.keys()].map((id, j) => ({
+        id,
+        user_id: ownerId,
+        node_id: n.id,
+        cloud_product_id: products.get(n.id as number),
+        name: id,
+        image: IMAGE,
+        status: 'running',
+        billing_type: 'hourly',
+        price_fen: 199,
+        gpu_count: j < GPU_HOLDERS ? 1 : 0,
+        password_encrypted: 'x',
+        started_at: seededAt,
+      }));
+      const gpus = rows
+        .filter((_, j) => j < GPU_HOLDERS)
+        .map((r, j) => ({
+          node_id: n.id,
+          gpu_uuid: simulatedUuid(n.name, GPU_MODEL, j),
+          container_id: r.id,
+        }));
+      await cp.knex.transaction(async (trx) => {
+        await trx('containers').insert(rows);
+        if (gpus.length > 0) await trx('gpu_allocations').insert(gpus);
+      });
+    }
+    // Until every node has reported its containers after their rows existed (none unknown).
+    t = performance.now();
+    for (;;) {
+      const { rows } = await cp.knex.raw(
+        `select count(*) filter (where reconciled_at is null or reconciled_at < ?
+                                     or jsonb_array_length(unknown_containers) > 0) as behind,
+                count(*) filter (where status = 'online') as online
+           from nodes`,
+        [seededAt],
+      );
+      const { behind, online } = rows[0] as { behind: string; online: string };
+      if (Number(behind) === 0 && Number(online) === NODES) break;
+      if (performance.now() - t > RECONCILE_MS * 3 + 60_000) {
+        throw new Error(`${behind} nodes not reconciled, ${online} of ${NODES} online`);
+      }
+      await sleep(1000);
+    }
+    say(`every node reconciled ${Math.round(performance.now() - t)} ms after the rows were written`);
+
+    // ------------------------------------------------------------------ the quiet fleet
+    const writes = watchWrites(cp);
+    const knexPool = (cp.knex.client as { pool: PoolLike }).pool;
+    let maxPending = 0;
+    let maxUsed = 0;
+    const poolTimer = setInterval(() => {
+      maxPending = Math.max(maxPending, knexPool.numPendingAcquires());
+      maxUsed = Math.max(maxUsed, knexPool.numUsed());
+    }, 100);
+    const ages: number[] = [];
+    const windowStart = performance.now();
+    let cpuStart = process.cpuUsage();
+    while (performance.now() - windowStart < WINDOW_MS) {
+      const [row] = (
+        await cp.knex.raw(
+          `select extract(epoch from now() - min(last_heartbeat_at)) * 1000 as age,
+                  count(*) filter (where status <> 'online') as offline
+             from nodes`,
+        )
+      ).rows as { age: number; offline: string }[];
+      ages.push(Number(row?.age ?? 0));
+      await sleep(500);
+    }
+    const windowMs = performance.now() - windowStart;
+    const cpu = process.cpuUsage(cpuStart);
+    clearInterval(poolTimer);
+    writes.stop();
+    const intervals = windowMs / HEARTBEAT_MS;
+    const rowsPerNodeInterval = writes.counts.rows / NODES / intervals;
+    say(`rows by statement: ${JSON.stringify(Object.fromEntries(writes.byKind))}`);
+    say(
+      `window ${Math.round(windowMs)} ms: ${writes.counts.rows} rows in ${writes.counts.statements} statements on nodes/node_gpus, ${writes.counts.queries} queries in all, pool max used ${maxUsed} pending ${maxPending}`,
+    );
+
+    // ------------------------------------------------------------------ container events
+    const victims = nodes
+      .flatMap((n) => [...n.containers].map(([id, dockerId]) => ({ n, id, dockerId })))
+      .sort(() => Math.random() - 0.5)
+      .slice(0, CRASHES);
+    const crashedAt = performance.now();
+    for (const v of victims) v.n.engine.crash(v.dockerId, 1);
+    const eventLag = new Map<string, number>();
+    while (eventLag.size < victims.length && performance.now() - crashedAt < 60_000) {
+      const rows = await cp
+        .knex('containers')
+        .whereIn(
+          'id',
+          victims.map((v) => v.id).filter((id) => !eventLag.has(id)),
+        )
+        .whereNot('status', 'running')
+        .select('id');
+      const now = performance.now() - crashedAt;
+      for (const r of rows as { id: string }[]) eventLag.set(r.id, now);
+      await sleep(20);
+    }
+    const lags = [...eventLag.values()];
+    say(`${lags.length} of ${victims.length} crashes seen, p50 ${median(lags).toFixed(0)} ms`);
+
+    // ------------------------------------------------------------------ user side
+    const user = new Api(cp.url);
+    const email = 'fleet@example.net';
+    await user.call('POST', '/api/auth/send-email-verify-code', { email });
+    const outbox = await admin.call<{ items: { to: string; code: string | null }[] }>(
+      'GET',
+      `/api/admin/outbox?to=${encodeURIComponent(email)}`,
+    );
+    const code = outbox.items.find((m) => m.to === email)?.code;
+    if (!code) throw new Error(`no verification code for ${email}`);
+    user.token = (
+      await user.call<{ token: string }>('POST', '/api/auth/register', {
+        username: 'fleet_user',
+        password: 'fleet-secret-1',
+        email,
+        email_verify_code: code,
+      })
+    ).token;
+    const me = await user.call<{ id: number }>('GET', '/api/user/info');
+    await admin.call('POST', `/api/admin/users/${me.id}/balance`, { amount: 100000, reason: 'fleet bench' });
+
+    // Market: the list the 算力市场 shows.
+    const market: number[] = [];
+    let productCount = 0;
+    for (let i = 0; i < MARKET_REQUESTS + 5; i++) {
+      const s = performance.now();
+      const list = await user.call<{ items: { id: number; gpu_available: number }[] }>(
+        'GET',
+        '/api/cloud-products',
+      );
+      if (i >= 5) market.push(performance.now() - s);
+      productCount = list.items.length;
+    }
+    // The same list in-process (no HTTP, no session): what the products service itself costs.
+    const inProcess: number[] = [];
+    for (let i = 0; i < 25; i++) {
+      const s = performance.now();
+      await cp.services.products.list({});
+      if (i >= 5) inProcess.push(performance.now() - s);
+    }
+    say(
+      `market: ${productCount} products, p50 ${median(market).toFixed(1)} ms p99 ${percentile(market, 99).toFixed(1)} ms; in-process list p50 ${median(inProcess).toFixed(1)} ms`,
+    );
+
+    // Mutating API: purchases, stops, deletes through HTTP against the fleet.
+    const framework = await admin.call<{ id: number }>('POST', '/api/admin/frameworks', {
+      name: 'Fleet',
+      ports: { ssh: 22 },
+    });
+    const version = await admin.call<{ id: number }>(
+      'POST',
+      `/api/admin/frameworks/${framework.id}/versions`,
+      {
+        version: '1',
+        image: IMAGE,
+        cuda_version: '12.4',
+        ports: { ssh: 22 },
+      },
+    );
+    const targets = [...nodes].sort(() => Math.random() - 0.5).slice(0, PURCHASES);
+    const purchaseMs: number[] = [];
+    const stopMs: number[] = [];
+    const runningMs: number[] = [];
+    const deleteMs: number[] = [];
+    await pool(targets, 4, async (n, i) => {
+      const productId = products.get(n.id as number) as number;
+      let s = performance.now();
+      const bought = await user.call<{ container_id: string; start_error?: string }>(
+        'POST',
+        `/api/cloud-products/${productId}/purchase`,
+        {
+          instanceName: `fleet-buy-${i}`,
+          gpuCount: 1,
+          framework: framework.id,
+          frameworkVersion: version.id,
+          agreeTerms: true,
+          billing_type: 'hourly',
+          duration: 1,
+          total_price: 1.99,
+        },
+      );
+      purchaseMs.push(performance.now() - s);
+      if (bought.start_error) throw new Error(`purchase on ${n.name}: ${bought.start_error}`);
+      // Until it runs (the status request the console makes, held until the status changes).
+      const readyBy = performance.now();
+      let status = (await user.call<{ status: string }>('GET', `/api/containers/${bought.container_id}`))
+        .status;
+      while (status !== 'running') {
+        if (
+          ['error', 'failed', 'deleted', 'stopped'].includes(status) ||
+          performance.now() - readyBy > 60_000
+        ) {
+          throw new Error(`container ${bought.container_id} on ${n.name} is ${status}`);
+        }
+        const query = `while=${encodeURIComponent(status)}&wait=5`;
+        status = (
+          await user.call<{ status: string }>('GET', `/api/containers/${bought.container_id}/status?${query}`)
+        ).status;
+      }
+      runningMs.push(performance.now() - s);
+      s = performance.now();
+      await user.call('POST', `/api/containers/${bought.container_id}/stop`);
+      stopMs.push(performance.now() - s);
+      s = performance.now();
+      await user.call('DELETE', `/api/containers/${bought.container_id}`);
+      deleteMs.push(performance.now() - s);
+    });
+    const mutating = [...purchaseMs, ...stopMs, ...deleteMs];
+    say(
+      `purchases p50 ${median(purchaseMs).toFixed(0)} p99 ${percentile(purchaseMs, 99).toFixed(0)} ms (running p99 ${percentile(runningMs, 99).toFixed(0)} ms); stops p99 ${percentile(stopMs, 99).toFixed(0)} ms; deletes p99 ${percentile(deleteMs, 99).toFixed(0)} ms`,
+    );
+
+    const scale = `${NODES} nodes, ${NODES * PER_NODE} containers`;
+    report(`fleet-${NODES}`, [
+      {
+        what: 'heartbeats: rows written to nodes/node_gpus per node per interval',
+        unit: 'rows',
+        ours: rowsPerNodeInterval,
+        goal: { op: '<=', value: 1 },
+        note: `${scale}; ${writes.counts.rows} rows in ${writes.counts.statements} statements over ${Math.round(windowMs / 1000)} s at a ${HEARTBEAT_MS / 1000} s interval; ${writes.counts.queries} queries in all; control plane + agents CPU ${((cpu.user + cpu.system) / 1000 / windowMs).toFixed(2)} cores`,
+      },
+      {
+        what: 'DB pool: most queries waiting for a connection (100 ms samples)',
+        unit: 'queries',
+        ours: maxPending,
+        note: `${scale}; most connections in use ${maxUsed}`,
+      },
+      {
+        what: 'node monitor: oldest heartbeat of the fleet, p99 of 500 ms samples',
+        unit: 'ms',
+        ours: percentile(ages, 99),
+        goal: { op: '<=', value: 2 * HEARTBEAT_MS },
+        note: `${scale}; max ${Math.round(Math.max(...ages))} ms, interval ${HEARTBEAT_MS} ms`,
+      },
+      {
+        what: 'node monitor: container exit → its row, p99',
+        unit: 'ms',
+        ours: lags.length === victims.length ? percentile(lags, 99) : Number.POSITIVE_INFINITY,
+        goal: { op: '<=', value: 1000 },
+        note: `${scale}; ${victims.length} containers ended at once, ${lags.length} seen, p50 ${Math.round(median(lags))} ms`,
+      },
+      {
+        what: 'market GET /api/cloud-products, p99',
+        unit: 'ms',
+        ours: percentile(market, 99),
+        goal: { op: '<', value: 20 },
+        note: `${scale}; ${productCount} products, ${market.length} requests one after the other, p50 ${median(market).toFixed(1)} ms; the products service alone (in-process) p50 ${median(inProcess).toFixed(1)} ms`,
+      },
+      {
+        what: 'mutating API (purchase, stop, delete), p99',
+        unit: 'ms',
+        ours: percentile(mutating, 99),
+        goal: { op: '<=', value: 1000 },
+        note: `${scale}; ${PURCHASES} each, 4 at a time; purchase p50 ${Math.round(median(purchaseMs))} p99 ${Math.round(percentile(purchaseMs, 99))} (running p99 ${Math.round(percentile(runningMs, 99))}), stop p99 ${Math.round(percentile(stopMs, 99))}, delete p99 ${Math.round(percentile(deleteMs, 99))}`,
+      },
+    ]);
+    cpuStart = process.cpuUsage();
+  } catch (err) {
+    console.error(platformLog.slice(-60).join('\n'));
+    throw err;
+  } finally {
+    await close();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
