@@ -1,4 +1,5 @@
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-dom';
+import { AuthLayout } from './layouts/auth-layout';
 import { MainLayout, PublicLayout, RouteLoading, ShellLoading } from './layouts/main-layout';
 import { RequireAdmin, RequireAuth } from './route-guards';
 import { Component as HomePage } from './routes/home';
@@ -16,8 +17,9 @@ function page(path: string, title: string, lazy: LazyRoute): RouteObject {
 }
 
 /**
- * The spec's route table. Two branches under the base layout (header on every page):
+ * The spec's route table. Three branches under the base layout (header on every page):
  * - public pages, rendered without antd (the home page must stay small);
+ * - sign-in and register, without antd until register mode opens (/login must load little);
  * - every antd screen, under the lazily loaded console shell that brings antd's providers.
  * Guards: RequireAuth (token, else /login?redirect=…), RequireAdmin (token and admin flag; the
  * server checks the flag again on every admin call).
@@ -50,10 +52,17 @@ export const routes: RouteObject[] = [
       },
       { path: 'account', element: <Navigate to="/user/profile" replace /> },
       {
-        lazy: () => import('./layouts/console-shell'),
+        // Sign-in and register: the console's frame without antd (/login must load little).
+        element: <AuthLayout />,
+        HydrateFallback: RouteLoading,
         children: [
           page('login', '登录', () => import('./routes/login')),
           page('register', '注册', () => import('./routes/register')),
+        ],
+      },
+      {
+        lazy: () => import('./layouts/console-shell'),
+        children: [
           page('forgot-password', '找回密码', () => import('./routes/forgot-password')),
           page('wechat-callback', '微信登录', () => import('./routes/wechat-callback')),
           page('wechat-sandbox', '微信授权（沙箱）', () => import('./routes/wechat-sandbox')),

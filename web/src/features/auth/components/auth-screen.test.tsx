@@ -14,6 +14,8 @@ beforeAll(async () => {
     import('../../../app/routes/market'),
     import('../../../app/routes/containers'),
     import('../../../app/layouts/console-shell'),
+    import('./register-panel'),
+    import('../../../lib/antd-message'),
   ]);
 }, 60_000);
 
@@ -81,8 +83,9 @@ describe('register mode', () => {
     await screen.findByLabelText('用户名');
     type('用户名', 'someone');
     fireEvent.click(getButton(document.body, '没有账号？立即注册'));
+    // The register form (antd) loads when the mode opens.
+    expect(await screen.findByLabelText('邮箱')).toBeTruthy();
     expect((screen.getByLabelText('用户名') as HTMLInputElement).value).toBe('');
-    expect(screen.getByLabelText('邮箱')).toBeTruthy();
     type('用户名', 'other');
     fireEvent.click(getButton(document.body, '已有账号？去登录'));
     expect((screen.getByLabelText('用户名') as HTMLInputElement).value).toBe('');

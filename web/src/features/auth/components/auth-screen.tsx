@@ -1,13 +1,17 @@
 import type { AuthAnswer } from '@gpucloud/control-plane/api';
-import { Alert, Button, Card, Flex, Typography } from 'antd';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
+import { RouteLoading } from '../../../app/layouts/main-layout';
 import { useTrialCreditLine } from '../api/get-site';
 import { postLoginPath, startSession } from '../session';
+import { AuthIcon } from './auth-icons';
 import { LoginForm } from './login-form';
-import { RegisterForm } from './register-form';
+import './auth.css';
 
 export type AuthMode = 'login' | 'register';
+
+/** The register form is built with antd: it (and antd) loads when register mode opens. */
+const RegisterPanel = lazy(() => import('./register-panel'));
 
 /** Error codes the server may put in /login?error=. */
 const ERROR_MESSAGES: Record<string, string> = {
@@ -19,13 +23,13 @@ const ERROR_MESSAGES: Record<string, string> = {
 function TrialCredit() {
   const line = useTrialCreditLine();
   if (!line) return null;
-  return (
-    <Typography.Paragraph type="secondary" style={{ textAlign: 'center' }}>
-      {line}
-    </Typography.Paragraph>
-  );
+  return <p className="auth-note">{line}</p>;
 }
 
+/**
+ * The sign-in / register screen. Drawn without antd (auth.css copies antd's look) so /login is
+ * usable after little JavaScript; register mode brings antd with its form.
+ */
 export function AuthScreen({ initialMode = 'login' }: { initialMode?: AuthMode }) {
   const [mode, setMode] = useState<AuthMode>(initialMode);
   const [searchParams] = useSearchParams();
@@ -47,27 +51,34 @@ export function AuthScreen({ initialMode = 'login' }: { initialMode?: AuthMode }
   };
 
   return (
-    <Flex justify="center" style={{ padding: '48px 16px' }}>
-      <Card style={{ width: 420, maxWidth: '100%' }}>
-        <Typography.Title level={3} style={{ textAlign: 'center', marginTop: 0 }}>
-          {mode === 'login' ? '登录 GPU 云平台' : '注册账号'}
-        </Typography.Title>
+    <div className="auth-page">
+      <section className="auth-card">
+        <h3 className="auth-title">{mode === 'login' ? '登录 GPU 云平台' : '注册账号'}</h3>
         {mode === 'register' ? <TrialCredit /> : null}
         {errorMessage ? (
-          <Alert type="error" showIcon message={errorMessage} style={{ marginBottom: 16 }} />
+          <div className="auth-alert" role="alert">
+            <AuthIcon name="close-circle" />
+            <span>{errorMessage}</span>
+          </div>
         ) : null}
         {/* Each mode is its own form, so switching unmounts the other one and clears its fields. */}
         {mode === 'login' ? (
           <LoginForm onSignedIn={signedIn} redirect={searchParams.get('redirect')} />
         ) : (
-          <RegisterForm onSignedIn={signedIn} />
+          <Suspense fallback={<RouteLoading />}>
+            <RegisterPanel onSignedIn={signedIn} />
+          </Suspense>
         )}
-        <Flex justify="center">
-          <Button type="link" onClick={() => setMode(mode === 'login' ? 'register' : 'login')}>
+        <div className="auth-switch">
+          <button
+            type="button"
+            className="auth-link-btn"
+            onClick={() => setMode(mode === 'login' ? 'register' : 'login')}
+          >
             {mode === 'login' ? '没有账号？立即注册' : '已有账号？去登录'}
-          </Button>
-        </Flex>
-      </Card>
-    </Flex>
+          </button>
+        </div>
+      </section>
+    </div>
   );
 }

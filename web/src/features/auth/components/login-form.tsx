@@ -1,13 +1,18 @@
-import { LockOutlined, UserOutlined } from '@ant-design/icons';
-import type { AuthAnswer, LoginInput } from '@gpucloud/control-plane/api';
+import type { AuthAnswer } from '@gpucloud/control-plane/api';
 import { useMutation } from '@tanstack/react-query';
-import { App, Button, Divider, Flex, Form, Input, Typography } from 'antd';
+import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { withDetail } from '../../../lib/api-client';
+import { preloadMessages, showMessage } from '../../../lib/messages';
 import { login } from '../api/login';
 import { validateLogin } from '../validation';
+import { AuthIcon } from './auth-icons';
 import { WechatLoginButton } from './wechat-login-button';
 
+/**
+ * Username and password sign-in, in plain HTML with antd's look and ids (form#login,
+ * #login_username, #login_password) so it needs no antd before it can be used.
+ */
 export function LoginForm({
   onSignedIn,
   redirect,
@@ -16,50 +21,93 @@ export function LoginForm({
   /** The ?redirect= of the login page, kept across the WeChat round trip. */
   redirect: string | null;
 }) {
-  const { message } = App.useApp();
-  const [form] = Form.useForm<LoginInput>();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [showPassword, setShowPassword] = useState(false);
   const mutation = useMutation({
     mutationFn: login,
     onSuccess: (answer) => {
-      message.success('登录成功');
+      showMessage('success', '登录成功');
       onSignedIn(answer);
     },
     onError: (error) => {
-      message.error(withDetail('操作失败', error));
+      showMessage('error', withDetail('操作失败', error));
     },
   });
 
-  const submit = (values: Partial<LoginInput>) => {
-    const username = values.username?.trim() ?? '';
-    const password = values.password ?? '';
-    const problem = validateLogin(username, password);
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (mutation.isPending) return;
+    const name = username.trim();
+    const problem = validateLogin(name, password);
     if (problem) {
-      message.error(problem);
+      showMessage('error', problem);
       return;
     }
-    mutation.mutate({ username, password });
+    mutation.mutate({ username: name, password });
   };
 
   return (
-    <Form form={form} name="login" layout="vertical" onFinish={submit} requiredMark={false}>
-      <Form.Item label="用户名" name="username">
-        <Input prefix={<UserOutlined />} placeholder="请输入用户名" autoComplete="username" />
-      </Form.Item>
-      <Form.Item label="密码" name="password">
-        <Input.Password prefix={<LockOutlined />} placeholder="请输入密码" autoComplete="current-password" />
-      </Form.Item>
-      <Flex justify="flex-end" style={{ marginTop: -16, marginBottom: 16 }}>
+    // The toasts' code loads as soon as the user starts with the form, not before it is usable.
+    <form id="login" noValidate onSubmit={submit} onFocus={preloadMessages} onPointerDown={preloadMessages}>
+      <div className="auth-field">
+        <label className="auth-label" htmlFor="login_username">
+          用户名
+        </label>
+        <span className="auth-input">
+          <AuthIcon name="user" className="auth-input-prefix" />
+          <input
+            id="login_username"
+            name="username"
+            type="text"
+            placeholder="请输入用户名"
+            autoComplete="username"
+            value={username}
+            onChange={(event) => setUsername(event.target.value)}
+          />
+        </span>
+      </div>
+      <div className="auth-field">
+        <label className="auth-label" htmlFor="login_password">
+          密码
+        </label>
+        <span className="auth-input">
+          <AuthIcon name="lock" className="auth-input-prefix" />
+          <input
+            id="login_password"
+            name="password"
+            type={showPassword ? 'text' : 'password'}
+            placeholder="请输入密码"
+            autoComplete="current-password"
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+          />
+          <AuthIcon
+            name={showPassword ? 'eye' : 'eye-invisible'}
+            className="auth-input-suffix"
+            // Keeps the focus in the field while the eye is clicked, as antd does.
+            onMouseDown={(event) => event.preventDefault()}
+            onClick={() => setShowPassword((shown) => !shown)}
+          />
+        </span>
+      </div>
+      <div className="auth-forgot">
         <Link to="/forgot-password">忘记密码？</Link>
-      </Flex>
-      <Form.Item>
-        <Button type="primary" htmlType="submit" block loading={mutation.isPending}>
-          登录
-        </Button>
-      </Form.Item>
-      <Divider plain>
-        <Typography.Text type="secondary">其他登录方式</Typography.Text>
-      </Divider>
+      </div>
+      <div className="auth-submit">
+        <button
+          type="submit"
+          className="gc-btn gc-btn-primary auth-btn-block"
+          aria-busy={mutation.isPending || undefined}
+        >
+          {mutation.isPending ? <AuthIcon name="loading" /> : null}
+          <span>登录</span>
+        </button>
+      </div>
+      <div className="auth-divider">
+        <span>其他登录方式</span>
+      </div>
       <WechatLoginButton redirect={redirect} />
-    </Form>
+    </form>
   );
 }

@@ -1,9 +1,10 @@
 import type { AuthAnswer } from '@gpucloud/control-plane/api';
 import { useMutation } from '@tanstack/react-query';
-import { App, Button, Flex, Form, Input } from 'antd';
+import { Button, Flex, Form, Input } from 'antd';
 import { SendCodeButton } from '../../../components/send-code-button';
 import { withDetail } from '../../../lib/api-client';
 import { ruleFrom } from '../../../lib/form-rules';
+import { showMessage } from '../../../lib/messages';
 import { useCountdown } from '../../../lib/use-countdown';
 import { register } from '../api/register';
 import { EMAIL_CODE_COUNTDOWN_S, sendEmailVerifyCode } from '../api/send-email-code';
@@ -24,7 +25,6 @@ interface RegisterValues {
 }
 
 export function RegisterForm({ onSignedIn }: { onSignedIn: (answer: AuthAnswer) => void }) {
-  const { message } = App.useApp();
   const [form] = Form.useForm<RegisterValues>();
   const email = Form.useWatch('email', form) ?? '';
   const countdown = useCountdown();
@@ -33,22 +33,22 @@ export function RegisterForm({ onSignedIn }: { onSignedIn: (answer: AuthAnswer) 
   const sendCode = useMutation({
     mutationFn: sendEmailVerifyCode,
     onSuccess: () => {
-      message.success('验证码已发送');
+      showMessage('success', '验证码已发送');
       countdown.start(EMAIL_CODE_COUNTDOWN_S);
     },
     onError: (error) => {
-      message.error(withDetail('发送验证码失败', error));
+      showMessage('error', withDetail('发送验证码失败', error));
     },
   });
 
   const mutation = useMutation({
     mutationFn: register,
     onSuccess: (answer) => {
-      message.success('注册成功！');
+      showMessage('success', '注册成功！');
       onSignedIn(answer);
     },
     onError: (error) => {
-      message.error(withDetail('操作失败', error));
+      showMessage('error', withDetail('操作失败', error));
     },
   });
 

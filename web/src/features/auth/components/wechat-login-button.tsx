@@ -1,13 +1,12 @@
-import { WechatOutlined } from '@ant-design/icons';
 import { useMutation } from '@tanstack/react-query';
-import { App, Button } from 'antd';
 import { storeRedirect } from '../../../lib/auth';
+import { showMessage } from '../../../lib/messages';
 import { getWechatLoginUrl } from '../api/wechat';
 import { beginWechatFlow } from '../wechat-flow';
+import { AuthIcon } from './auth-icons';
 
 /** QR login: WeChat's page shows the QR code and sends the browser back to /wechat-callback. */
 export function WechatLoginButton({ redirect }: { redirect: string | null }) {
-  const { message } = App.useApp();
   const start = useMutation({
     mutationFn: getWechatLoginUrl,
     onSuccess: (answer) => {
@@ -15,18 +14,25 @@ export function WechatLoginButton({ redirect }: { redirect: string | null }) {
       beginWechatFlow('login', answer);
     },
     onError: () => {
-      message.error('获取微信登录二维码失败');
+      showMessage('error', '获取微信登录二维码失败');
     },
   });
   return (
-    <Button
-      block
-      icon={<WechatOutlined style={{ color: '#07c160' }} />}
-      loading={start.isPending}
-      onClick={() => start.mutate()}
+    <button
+      type="button"
+      className="gc-btn auth-btn-block"
+      aria-busy={start.isPending || undefined}
+      onClick={() => {
+        if (!start.isPending) start.mutate();
+      }}
       data-testid="wechat-login"
     >
-      微信扫码登录
-    </Button>
+      {start.isPending ? (
+        <AuthIcon name="loading" />
+      ) : (
+        <AuthIcon name="wechat" style={{ color: '#07c160' }} />
+      )}
+      <span>微信扫码登录</span>
+    </button>
   );
 }

@@ -198,7 +198,9 @@ describe('my containers', () => {
     act(() => {
       socket?.onopen?.();
       socket?.onmessage?.({ data: 'epoch 1 loss=0.5\n' });
-      socket?.onmessage?.({ data: 'epoch 2 loss=0.4' });
+      // Frames are batches of the log: a line may end in the next frame.
+      socket?.onmessage?.({ data: 'epoch 2 lo' });
+      socket?.onmessage?.({ data: 'ss=0.4\n' });
     });
     expect(screen.getByTestId('log-output').textContent).toBe('epoch 1 loss=0.5\nepoch 2 loss=0.4\n');
     fireEvent.click(screen.getByLabelText('关闭'));
