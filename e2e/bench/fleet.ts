@@ -57,6 +57,7 @@ import { freeLoopbackPort } from '../../scripts/lib/free-port.mjs';
 import { ensurePostgres } from '../../scripts/lib/postgres.mjs';
 import { testToolboxDir } from '../../scripts/lib/test-services.mjs';
 import { createDatabase } from '../test/databases.js';
+import { Api, PlatformLog } from './common.js';
 import { median, percentile, report } from './results.js';
 
 const DATA_DIR = fileURLToPath(new URL('../../.data', import.meta.url));
@@ -84,11 +85,8 @@ const FACTS: StaticHostFacts = {
   memoryTotalBytes: 512 * 1024 ** 3,
 };
 
-const platformLog: string[] = [];
-const keepLog = (line: string) => {
-  platformLog.push(line);
-  if (platformLog.length > 300) platformLog.shift();
-};
+const platformLog = new PlatformLog(300);
+const keepLog = platformLog.add;
 const say = (line: string) => console.error(`[fleet] ${line}`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -105,24 +103,6 @@ async function pool<T, R>(items: T[], limit: number, fn: (item: T, i: number) =>
     }),
   );
   return out;
-}
-
-class Api {
-  token: string | undefined;
-  constructor(readonly baseUrl: string) {}
-  async call<T>(method: string, apiPath: string, body?: unknown): Promise<T> {
-    const res = await fetch(this.baseUrl + apiPath, {
-      method,
-      headers: {
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${method} ${apiPath}: ${res.status} ${text}`);
-    return (text ? JSON.parse(text) : undefined) as T;
-  }
 }
 
 interface FleetNode {
@@ -299,9 +279,7 @@ async function main(): Promise<void> {
       heartbeatIntervalMs: HEARTBEAT_MS,
       billingJobs: false,
     };
-    const cp = await startControlPlane(config, (message, err) =>
-      keepLog(err === undefined ? message : `${message}: ${String(err)}`),
-    );
+    const cp = await startControlPlane(config, platformLog.controlPlane);
     closers.push(() => cp.close());
 
     // ------------------------------------------------------------------ registration
@@ -602,7 +580,7 @@ async function main(): Promise<void> {
     ]);
     cpuStart = process.cpuUsage();
   } catch (err) {
-    console.error(platformLog.slice(-60).join('\n'));
+    console.error(platformLog.lines.slice(-60).join('\n'));
     throw err;
   } finally {
     await close();

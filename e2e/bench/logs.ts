@@ -47,6 +47,7 @@ import { ensurePostgres } from '../../scripts/lib/postgres.mjs';
 import { ensureTestImages } from '../../scripts/lib/test-images.mjs';
 import { testToolboxDir } from '../../scripts/lib/test-services.mjs';
 import { createDatabase } from '../test/databases.js';
+import { Api, PlatformLog, setupLog } from './common.js';
 import { median, percentile, report } from './results.js';
 
 const DATA_DIR = fileURLToPath(new URL('../../.data', import.meta.url));
@@ -89,32 +90,8 @@ while :; do
 done
 `;
 
-const platformLog: string[] = [];
-function keepLog(line: string): void {
-  platformLog.push(line);
-  if (platformLog.length > 200) platformLog.shift();
-}
-const setupLog = (line: string) => console.error(`[setup] ${line}`);
-
-class Api {
-  token: string | undefined;
-
-  constructor(readonly baseUrl: string) {}
-
-  async call<T>(method: string, apiPath: string, body?: unknown): Promise<T> {
-    const res = await fetch(this.baseUrl + apiPath, {
-      method,
-      headers: {
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${method} ${apiPath}: ${res.status} ${text}`);
-    return (text ? JSON.parse(text) : undefined) as T;
-  }
-}
+const platformLog = new PlatformLog(200);
+const keepLog = platformLog.add;
 
 // ---------------------------------------------------------------------------------------------
 // The platform.
@@ -262,9 +239,7 @@ async function startPlatform(): Promise<Platform> {
       monitorSyncIntervalMs: 10_000,
       heartbeatIntervalMs: 1_000,
     };
-    const cp = await startControlPlane(config, (message, err) =>
-      keepLog(err === undefined ? message : `${message}: ${String(err)}`),
-    );
+    const cp = await startControlPlane(config, platformLog.controlPlane);
     closers.push(() => cp.close());
     if (agent.child.pid === undefined) throw new Error('the agent has no pid');
     return { cp, agentPid: agent.child.pid, dockerHost: engine.dockerHost, close };
@@ -642,6 +617,7 @@ async function main() {
 
 main().catch((error: unknown) => {
   console.error(error);
-  if (platformLog.length > 0) console.error(`\nLast platform log lines:\n${platformLog.join('\n')}`);
+  if (platformLog.lines.length > 0)
+    console.error(`\nLast platform log lines:\n${platformLog.lines.join('\n')}`);
   process.exitCode = 1;
 });

@@ -53,6 +53,7 @@ import { ensureTestImages } from '../../scripts/lib/test-images.mjs';
 import { testToolboxDir } from '../../scripts/lib/test-services.mjs';
 import { createDatabase } from '../test/databases.js';
 import { sshExec } from '../test/ssh.js';
+import { Api, PlatformLog, setupLog } from './common.js';
 import { report } from './results.js';
 
 const DATA_DIR = fileURLToPath(new URL('../../.data', import.meta.url));
@@ -70,35 +71,11 @@ const execFileAsync = promisify(execFile);
 // ---------------------------------------------------------------------------------------------
 // Logs of the platform: kept quiet, printed when the bench fails.
 
-const platformLog: string[] = [];
-function keepLog(line: string): void {
-  platformLog.push(line);
-  if (platformLog.length > 200) platformLog.shift();
-}
-const setupLog = (line: string) => console.error(`[setup] ${line}`);
+const platformLog = new PlatformLog(200);
+const keepLog = platformLog.add;
 
 // ---------------------------------------------------------------------------------------------
-// The HTTP API (the vitest-bound test harness cannot be imported outside vitest).
-
-class Api {
-  token: string | undefined;
-
-  constructor(readonly baseUrl: string) {}
-
-  async call<T>(method: string, apiPath: string, body?: unknown): Promise<T> {
-    const res = await fetch(this.baseUrl + apiPath, {
-      method,
-      headers: {
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${method} ${apiPath}: ${res.status} ${text}`);
-    return (text ? JSON.parse(text) : undefined) as T;
-  }
-}
+// What the API answers.
 
 interface ContainerView {
   container_id: string;
@@ -217,9 +194,7 @@ async function startBench(): Promise<Bench> {
       monitorSyncIntervalMs: 10_000,
       heartbeatIntervalMs: 1_000,
     };
-    const cp = await startControlPlane(config, (message, err) =>
-      keepLog(err === undefined ? message : `${message}: ${String(err)}`),
-    );
+    const cp = await startControlPlane(config, platformLog.controlPlane);
     closers.push(() => cp.close());
     return { cp, agent, dockerHost: engine.dockerHost, toolboxDir, image: images.debian, close };
   } catch (err) {
@@ -623,6 +598,7 @@ async function main() {
 
 main().catch((error: unknown) => {
   console.error(error);
-  if (platformLog.length > 0) console.error(`\nLast platform log lines:\n${platformLog.join('\n')}`);
+  if (platformLog.lines.length > 0)
+    console.error(`\nLast platform log lines:\n${platformLog.lines.join('\n')}`);
   process.exitCode = 1;
 });
