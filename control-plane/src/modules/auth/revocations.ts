@@ -7,11 +7,11 @@
 // connection is down (and until it is back) its cache is emptied and not used: it reads the
 // database for every request.
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
+import { PgListener } from '../../db/listener.js';
 import { LISTENER_NAME, REVOKED_ACK_CHANNEL, REVOKED_CHANNEL } from './repository.js';
 import type { SessionCache } from './session-cache.js';
 
-const RECONNECT_MS = 1000;
 /** How long a revocation waits for the replicas' acknowledgements (then it answers anyway). */
 const ECHO_TIMEOUT_MS = 2000;
 
@@ -25,30 +25,46 @@ interface Waiter {
 }
 
 export class SessionRevocations {
-  private client: pg.Client | undefined;
-  private reconnect: NodeJS.Timeout | undefined;
-  private closed = false;
   private readonly waiting = new Map<string, Waiter>();
+  private readonly listener: PgListener;
 
   constructor(
-    private readonly databaseUrl: string,
+    databaseUrl: string,
     private readonly cache: SessionCache,
     private readonly log: Log,
-  ) {}
+  ) {
+    this.listener = new PgListener({
+      databaseUrl,
+      channels: [REVOKED_CHANNEL, REVOKED_ACK_CHANNEL],
+      applicationName: LISTENER_NAME,
+      name: 'the session revocation listener',
+      log,
+      onNotification: (client, message) => {
+        if (message.channel === REVOKED_CHANNEL) this.heard(client, message.payload);
+        else if (message.channel === REVOKED_ACK_CHANNEL) this.acknowledged(message.payload);
+      },
+      // Whatever was revoked while no one listened: start from nothing.
+      onConnected: () => this.cache.clear(),
+      onLost: () => {
+        this.cache.clear();
+        this.releaseWaiters();
+      },
+    });
+  }
 
   /** Listens from now on; where it cannot yet, it tries again every second meanwhile. */
   async start(): Promise<void> {
     try {
-      await this.connect();
+      await this.listener.start();
     } catch (err) {
       this.log('session revocations are not heard (LISTEN failed): sessions are not cached', err);
-      this.scheduleReconnect();
+      this.listener.retryLater();
     }
   }
 
   /** Whether announcements arrive now: the cache is used only then. */
   get listening(): boolean {
-    return this.client !== undefined;
+    return this.listener.listening;
   }
 
   /**
@@ -81,13 +97,7 @@ export class SessionRevocations {
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    clearTimeout(this.reconnect);
-    const client = this.client;
-    this.client = undefined;
-    this.cache.clear();
-    this.releaseWaiters();
-    await client?.end().catch(() => undefined);
+    await this.listener.close();
   }
 
   private heard(client: pg.Client, payload: string | undefined): void {
@@ -108,54 +118,5 @@ export class SessionRevocations {
 
   private releaseWaiters(): void {
     for (const waiter of [...this.waiting.values()]) waiter.done();
-  }
-
-  private async connect(): Promise<void> {
-    const client = new pg.Client({
-      connectionString: this.databaseUrl,
-      keepAlive: true,
-      application_name: LISTENER_NAME,
-    });
-    client.on('notification', (message) => {
-      if (message.channel === REVOKED_CHANNEL) this.heard(client, message.payload);
-      else if (message.channel === REVOKED_ACK_CHANNEL) this.acknowledged(message.payload);
-    });
-    const lost = (err?: unknown) => {
-      if (this.client !== client) return;
-      this.client = undefined;
-      this.cache.clear();
-      this.releaseWaiters();
-      if (err) this.log('the session revocation listener lost its database connection', err);
-      client.end().catch(() => undefined);
-      this.scheduleReconnect();
-    };
-    client.on('error', lost);
-    client.on('end', () => lost());
-    await client.connect();
-    try {
-      await client.query(`LISTEN ${REVOKED_CHANNEL}; LISTEN ${REVOKED_ACK_CHANNEL}`);
-    } catch (err) {
-      await client.end().catch(() => undefined);
-      throw err;
-    }
-    if (this.closed) {
-      await client.end().catch(() => undefined);
-      return;
-    }
-    // Whatever was revoked while no one listened: start from nothing.
-    this.cache.clear();
-    this.client = client;
-  }
-
-  private scheduleReconnect(): void {
-    if (this.closed || this.reconnect) return;
-    this.reconnect = setTimeout(() => {
-      this.reconnect = undefined;
-      this.connect().catch((err) => {
-        this.log('the session revocation listener could not reconnect', err);
-        this.scheduleReconnect();
-      });
-    }, RECONNECT_MS);
-    this.reconnect.unref();
   }
 }

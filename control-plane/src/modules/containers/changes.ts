@@ -4,11 +4,9 @@
 // control plane listens. The status API waits on it, so a console sees 运行中 the moment the
 // node reports it instead of at its next poll.
 import { EventEmitter } from 'node:events';
-import pg from 'pg';
+import { PgListener } from '../../db/listener.js';
 
 export const CHANGES_CHANNEL = 'container_changed';
-const RECONNECT_MS = 1000;
-
 type Log = (message: string, err?: unknown) => void;
 
 /** Never EventEmitter's own 'error', whatever the id. */
@@ -21,26 +19,31 @@ export interface ChangeWatch {
 }
 
 export class ContainerChanges {
-  private client: pg.Client | undefined;
   private readonly events = new EventEmitter();
-  private reconnect: NodeJS.Timeout | undefined;
-  private closed = false;
+  private readonly listener: PgListener;
 
-  constructor(
-    private readonly databaseUrl: string,
-    private readonly log: Log,
-  ) {
+  constructor(databaseUrl: string, log: Log) {
     this.events.setMaxListeners(0);
+    this.listener = new PgListener({
+      databaseUrl,
+      channels: [CHANGES_CHANNEL],
+      name: 'the container change listener',
+      log,
+      onNotification: (_client, message) => {
+        if (message.channel === CHANGES_CHANNEL && message.payload)
+          this.events.emit(eventName(message.payload));
+      },
+    });
   }
 
   /** Listens from now on; a lost connection is made again (waiters re-read meanwhile). */
   async start(): Promise<void> {
-    await this.connect();
+    await this.listener.start();
   }
 
   /** Whether notifications arrive now (waiters still re-read on their own while not). */
   get listening(): boolean {
-    return this.client !== undefined;
+    return this.listener.listening;
   }
 
   watch(containerId: string): ChangeWatch {
@@ -54,51 +57,6 @@ export class ContainerChanges {
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    clearTimeout(this.reconnect);
-    const client = this.client;
-    this.client = undefined;
-    await client?.end().catch(() => undefined);
-  }
-
-  private async connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.databaseUrl });
-    client.on('notification', (message) => {
-      if (message.channel === CHANGES_CHANNEL && message.payload)
-        this.events.emit(eventName(message.payload));
-    });
-    const lost = (err?: unknown) => {
-      if (this.client !== client) return;
-      this.client = undefined;
-      if (err) this.log('the container change listener lost its database connection', err);
-      client.end().catch(() => undefined);
-      this.scheduleReconnect();
-    };
-    client.on('error', lost);
-    client.on('end', () => lost());
-    await client.connect();
-    try {
-      await client.query(`LISTEN ${CHANGES_CHANNEL}`);
-    } catch (err) {
-      await client.end().catch(() => undefined);
-      throw err;
-    }
-    if (this.closed) {
-      await client.end().catch(() => undefined);
-      return;
-    }
-    this.client = client;
-  }
-
-  private scheduleReconnect(): void {
-    if (this.closed || this.reconnect) return;
-    this.reconnect = setTimeout(() => {
-      this.reconnect = undefined;
-      this.connect().catch((err) => {
-        this.log('the container change listener could not reconnect', err);
-        this.scheduleReconnect();
-      });
-    }, RECONNECT_MS);
-    this.reconnect.unref();
+    await this.listener.close();
   }
 }
