@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chargeFor } from '../src/modules/billing/metering.js';
 import type { RunningControlPlane } from '../src/platform.js';
 import { fakeNode } from './fake-containers.js';
 import { startTestControlPlane } from './harness.js';
@@ -426,6 +427,63 @@ describe('a settlement pass', () => {
       expect(lines.length).toBeGreaterThan(1);
       expect(row.container_id).toBeNull();
       expect(lines.reduce((sum, l) => sum + Number(l.amount_fen), 0)).toBe(Number(row.amount_fen));
+    }
+  });
+
+  it('settles any number of meters in the same statements, each charged as chargeFor says', async () => {
+    const metering = cp.services.billing.metering;
+    const queriesOf = async (now: Date) => {
+      let n = 0;
+      const count = () => {
+        n++;
+      };
+      cp.knex.on('query', count);
+      try {
+        await metering.settleAll(now);
+      } finally {
+        cp.knex.off('query', count);
+      }
+      return n;
+    };
+    // The fleet of the test above stays open: settled first, so both passes below meet it settled.
+    const base = 7 * 3_600_000;
+    await metering.settleAll(at(base));
+    const addUsers = async (prefix: string, users: number, perUser: number) => {
+      const meters: { id: string; rate: number; since: number }[] = [];
+      for (let u = 0; u < users; u++) {
+        const userId = await addUser(`${prefix}_${u}`, 100_000_000);
+        for (let i = 0; i < perUser; i++) {
+          const id = `${prefix}-${u}-${i}`;
+          const rate = 37 + u * 101 + i * 1_003;
+          const since = base + 1 + u * 977 + i * 13;
+          const orderId = await addContainer({ id, userId, priceFen: rate, gpus: 1, startedAt: at(since) });
+          await addMeter({ containerId: id, userId, orderId, rate, since: at(since) });
+          meters.push({ id, rate, since });
+        }
+      }
+      return meters;
+    };
+    const few = await addUsers('sq_few', 1, 2);
+    const fewQueries = await queriesOf(at(base + 3_600_000));
+    const many = await addUsers('sq_many', 12, 5);
+    const manyQueries = await queriesOf(at(base + 2 * 3_600_000 + 499));
+    // 60 more meters (12 more users), not one more statement.
+    expect(manyQueries).toBe(fewQueries);
+    for (const [meters, end] of [
+      [few, base + 2 * 3_600_000 + 499],
+      [many, base + 2 * 3_600_000 + 499],
+    ] as const) {
+      for (const m of meters) {
+        const row = await cp.knex('container_meters').where({ container_id: m.id }).first();
+        const billed = end - m.since;
+        expect(Number(row.billed_ms)).toBe(billed);
+        expect(Number(row.charged_fen)).toBe(chargeFor(billed, m.rate));
+        const c = await cp.knex('containers').where({ id: m.id }).first();
+        expect(Number(c.total_cost_fen)).toBe(chargeFor(billed, m.rate));
+        const o = await cp.knex('container_orders').where({ container_id: m.id }).first();
+        expect(Number(o.amount_fen)).toBe(chargeFor(billed, m.rate));
+        expect(Number(o.billed_seconds)).toBe(Math.round(billed / 1000));
+      }
     }
   });
 });

@@ -8,9 +8,14 @@
  *
  *   npx tsx e2e/bench/settlement.ts            (SETTLEMENT_SIZES=10000 for one size only)
  *
+ * Besides the wall time, the CPU time the pass cost is printed (PostgreSQL's backends of this
+ * cluster, read from /proc, and this process): on a shared machine it moves less with the load
+ * of others than the wall time does.
+ *
  * PostgreSQL: GPUCLOUD_TEST_PG=name:port (an embedded one under .data), else .data/pg-bench-settlement.
  */
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { type Config, loadConfig } from '@gpucloud/control-plane/config';
@@ -77,6 +82,23 @@ async function generate(cp: RunningControlPlane, count: number, now: Date): Prom
   await k.raw('analyze');
 }
 
+/** CPU milliseconds used so far by this cluster's processes (Linux /proc; 0 where unreadable). */
+async function postgresCpuMs(cp: RunningControlPlane): Promise<number> {
+  const { rows } = await cp.knex.raw<{ rows: { pid: number }[] }>('select pid from pg_stat_activity');
+  let ticks = 0;
+  for (const { pid } of rows) {
+    try {
+      // Fields 14 and 15 (utime, stime), counted after the command name's closing parenthesis.
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // Gone meanwhile, or not Linux.
+    }
+  }
+  return (ticks * 1000) / 100; // USER_HZ is 100 on Linux
+}
+
 async function benchSize(base: string, count: number): Promise<Measurement> {
   const defaults = loadConfig({
     DATABASE_URL: 'postgres://set-below',
@@ -118,9 +140,16 @@ async function benchSize(base: string, count: number): Promise<Measurement> {
     };
     cp.knex.on('query', onQuery);
     if (process.env.SETTLEMENT_PROFILE) cp.knex.on('query-response', onResponse);
+    const pgCpu0 = await postgresCpuMs(cp);
+    const nodeCpu0 = process.cpuUsage();
     const start = performance.now();
     const ran = await settlement.settle(1, now);
     const ms = performance.now() - start;
+    const nodeCpu = process.cpuUsage(nodeCpu0);
+    const cpu = {
+      postgres: Math.round((await postgresCpuMs(cp)) - pgCpu0),
+      node: Math.round((nodeCpu.user + nodeCpu.system) / 1000),
+    };
     cp.knex.off('query', onQuery);
     cp.knex.off('query-response', onResponse);
     for (const [sql, t] of [...spent].sort((a, b) => b[1] - a[1]).slice(0, 12))
@@ -148,13 +177,15 @@ async function benchSize(base: string, count: number): Promise<Measurement> {
     ).rows;
     if (check.settled !== count) throw new Error(`${check.settled} of ${count} meters settled`);
     if (check.off !== 0) throw new Error(`${check.off} balances differ from their ledger`);
-    console.log(`  ${count}: ${Math.round(ms)} ms, ${queries} queries, ${check.charged} fen charged`);
+    console.log(
+      `  ${count}: ${Math.round(ms)} ms, ${queries} queries, ${check.charged} fen charged; CPU: postgres ${cpu.postgres} ms, node ${cpu.node} ms`,
+    );
     return {
       what: `settlement, ${count.toLocaleString('en')} running hourly containers`,
       unit: 'ms',
       ours: Math.round(ms),
       goal: { op: '<', value: GOALS[count] ?? 5000 },
-      note: `${queries} queries, ${Math.ceil(count / PER_USER)} users`,
+      note: `${queries} queries, ${Math.ceil(count / PER_USER)} users; CPU: postgres ${cpu.postgres} ms, node ${cpu.node} ms`,
     };
   } finally {
     await cp.close();

@@ -15,6 +15,8 @@ import * as gpuTruth from './20261124000055_gpu_truth.js';
 import * as containerLayer from './20261125000056_container_layer.js';
 import * as provisionLease from './20261125000057_provision_lease.js';
 import * as settlementSets from './20261125000058_settlement_sets.js';
+import * as marketChanges from './20261125000059_market_changes.js';
+import * as settlementStatement from './20261125000060_settlement_statement.js';
 
 /**
  * Every migration, in order. Listed statically (instead of read from the folder) so they load
@@ -37,6 +39,8 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261125000056_container_layer': containerLayer,
   '20261125000057_provision_lease': provisionLease,
   '20261125000058_settlement_sets': settlementSets,
+  '20261125000059_market_changes': marketChanges,
+  '20261125000060_settlement_statement': settlementStatement,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -27,6 +27,7 @@ import { RecordsRepository } from './records-repository.js';
 import { RenewalsService } from './renewals.js';
 import { billingRoutes, commerceRoutes, paymentCallbackRoutes } from './routes.js';
 import { SandboxPayProvider } from './sandbox-pay.js';
+import { SettlementRepository } from './settlement-repository.js';
 import { SettlementRunsRepository } from './settlement-runs-repository.js';
 import { siteRoutes } from './site-routes.js';
 import { type PayProvider, WechatPayV3 } from './wechat-pay.js';
@@ -67,7 +68,13 @@ export function buildBilling(d: BillingDeps) {
     log,
   });
   const records = new Records(new RecordsRepository(knex), entries);
-  const metering = new Metering(ledger, new MetersRepository(knex), ordersRepo, d.containers);
+  const metering = new Metering(
+    ledger,
+    new MetersRepository(knex),
+    ordersRepo,
+    d.containers,
+    new SettlementRepository(),
+  );
   const notices = new Notices(new NoticesRepository(knex), {
     notifier: d.notifier,
     users: d.users,

@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
 import { raw } from 'objection';
-import { sqlArray } from '../../db/sql-arrays.js';
 import { LedgerEntryModel, type LedgerRow } from './model.js';
 
 export type { LedgerKind, LedgerRow, PaymentMethod } from './model.js';
@@ -40,64 +39,6 @@ export class LedgerRepository {
       .returning('id');
     // Nothing returned (booked before): Objection hands back the model it was given, id-less.
     return inserted.id;
-  }
-
-  /**
-   * A settlement's rows, at most one per user, and the lines of those with several: two
-   * statements whatever their number (no unique keys: a settlement's rows are never booked twice,
-   * its meters say so).
-   */
-  async insertSettlement(
-    trx: Knex.Transaction,
-    rows: (Omit<NewLedgerEntry, 'unique_key'> & { lines: LedgerLine[] })[],
-  ): Promise<void> {
-    if (rows.length === 0) return;
-    const column = <K extends keyof Omit<NewLedgerEntry, 'unique_key'>>(k: K) =>
-      sqlArray(rows.map((r) => r[k] as string | number | null));
-    const { rows: ids } = await trx.raw<{ rows: { id: number; user_id: number }[] }>(
-      `insert into ledger_entries (user_id, amount_fen, balance_after_fen, kind, description, payment_method,
-                                   container_id, order_id, payment_id, coupon_id, admin_id, billed_seconds)
-       select * from unnest(?::bigint[], ?::bigint[], ?::bigint[], ?::varchar[], ?::varchar[], ?::varchar[],
-                            ?::varchar[], ?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[])
-       returning id, user_id`,
-      [
-        column('user_id'),
-        column('amount_fen'),
-        column('balance_after_fen'),
-        column('kind'),
-        column('description'),
-        column('payment_method'),
-        column('container_id'),
-        column('order_id'),
-        column('payment_id'),
-        column('coupon_id'),
-        column('admin_id'),
-        column('billed_seconds'),
-      ],
-    );
-    const entryOf = new Map(ids.map((r) => [Number(r.user_id), Number(r.id)]));
-    if (entryOf.size !== rows.length) throw new Error('a settlement books one ledger row per user');
-    const lines = rows
-      .filter((r) => r.lines.length > 1)
-      .flatMap((r) =>
-        r.lines.map((l, i) => ({ ...l, entry_id: entryOf.get(r.user_id) as number, line: i + 1 })),
-      );
-    if (lines.length === 0) return;
-    const field = <K extends keyof (typeof lines)[number]>(k: K) =>
-      sqlArray(lines.map((l) => l[k] as string | number | null));
-    await trx.raw(
-      `insert into ledger_lines (entry_id, line, container_id, order_id, amount_fen, billed_seconds, description)
-       select * from unnest(?::bigint[], ?::int[], ?::varchar[], ?::bigint[], ?::bigint[], ?::bigint[], ?::varchar[])`,
-      [
-        field('entry_id'),
-        field('line'),
-        field('container_id'),
-        field('order_id'),
-        field('amount_fen'),
-        field('billed_seconds'),
-        field('description'),
-      ],
-    );
   }
 
   async sum(userId: number): Promise<number> {

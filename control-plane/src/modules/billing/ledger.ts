@@ -2,16 +2,9 @@ import type { Knex } from 'knex';
 import { isForeignKeyViolation } from '../../framework/db-errors.js';
 import { AppError, notFound } from '../../framework/errors.js';
 import type { AccountsRepository } from './accounts-repository.js';
-import type { LedgerKind, LedgerLine, LedgerRepository, PaymentMethod } from './ledger-repository.js';
+import type { LedgerKind, LedgerRepository, PaymentMethod } from './ledger-repository.js';
 
 export type { LedgerKind, LedgerLine, LedgerRow, PaymentMethod } from './ledger-repository.js';
-
-/** A user's charges of one settlement: one ledger row, its containers' charges as its lines. */
-export interface SettlementCharge {
-  userId: number;
-  /** In the order they were settled; each a debit (negative amount_fen). */
-  lines: LedgerLine[];
-}
 
 export interface Posting {
   userId: number;
@@ -80,47 +73,16 @@ export class Ledger {
   }
 
   /**
-   * Books a settlement's charges, their users' rows locked by lockBalances in this transaction
-   * (`balances` is what it answered): per user one ledger row for the total, the containers'
-   * charges kept as its lines (a row of one line is that container's, as a posting would be),
-   * and the new balance. Three statements for any number of users.
+   * The balances after a settlement's batch (SettlementRepository.settleBatch booked its ledger
+   * rows, these their balance_after_fen), the users' rows locked by lockBalances in this
+   * transaction: one statement for any number of users. The one writer of a settlement's balances.
    */
-  async postSettlement(
+  async setSettledBalances(
     trx: Knex.Transaction,
-    balances: Map<number, number>,
-    charges: SettlementCharge[],
+    balances: { userId: number; balanceFen: number }[],
   ): Promise<void> {
-    const rows = charges
-      .filter((c) => c.lines.length > 0)
-      .map((c) => {
-        const balance = balances.get(c.userId);
-        if (balance === undefined) throw new Error(`the account of user ${c.userId} is not locked`);
-        const amount = c.lines.reduce((sum, l) => sum + l.amount_fen, 0);
-        if (!Number.isSafeInteger(amount)) throw new Error(`not whole fen: ${amount}`);
-        const only = c.lines.length === 1 ? c.lines[0] : undefined;
-        return {
-          user_id: c.userId,
-          amount_fen: amount,
-          balance_after_fen: balance + amount,
-          kind: 'expense' as const,
-          description: (only ? only.description : `按量计费（${c.lines.length}个容器）`).slice(0, 255),
-          payment_method: 'balance' as const,
-          container_id: only?.container_id ?? null,
-          order_id: only?.order_id ?? null,
-          payment_id: null,
-          coupon_id: null,
-          admin_id: null,
-          billed_seconds: c.lines.reduce((sum, l) => sum + (l.billed_seconds ?? 0), 0),
-          lines: c.lines.map((l) => ({ ...l, description: l.description.slice(0, 255) })),
-        };
-      });
-    if (rows.length === 0) return;
-    await this.entries.insertSettlement(trx, rows);
-    await this.accounts.setBalances(
-      trx,
-      rows.map((r) => ({ userId: r.user_id, balanceFen: r.balance_after_fen })),
-    );
-    for (const r of rows) balances.set(r.user_id, r.balance_after_fen);
+    if (balances.length === 0) return;
+    await this.accounts.setBalances(trx, balances);
   }
 
   /** Books the posting; undefined when its uniqueKey was booked before (nothing changes then). */

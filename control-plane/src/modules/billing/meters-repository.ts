@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
 import { raw } from 'objection';
-import { sqlArray } from '../../db/sql-arrays.js';
 import { ContainerMeterModel, type MeterRow } from './model.js';
 
 export type { MeterRow } from './model.js';
@@ -55,49 +54,6 @@ export class MetersRepository {
       'select distinct container_id from container_meters where running_since is not null',
     );
     return rows.map((r) => r.container_id);
-  }
-
-  /** The open meters of these users, in id order, locked until the transaction ends. */
-  async lockOpenOfUsers(trx: Knex.Transaction, userIds: number[]): Promise<MeterRow[]> {
-    const { rows } = await trx.raw<{ rows: MeterRow[] }>(
-      `select id, container_id, user_id, order_id, rate_fen_per_hour, billed_ms, charged_fen, running_since
-         from container_meters
-        where user_id = any(?::bigint[]) and running_since is not null
-        order by id for update`,
-      [sqlArray(userIds)],
-    );
-    return rows.map((r) => ({
-      ...r,
-      id: Number(r.id),
-      user_id: Number(r.user_id),
-      order_id: r.order_id === null ? null : Number(r.order_id),
-      rate_fen_per_hour: Number(r.rate_fen_per_hour),
-      billed_ms: Number(r.billed_ms),
-      charged_fen: Number(r.charged_fen),
-    }));
-  }
-
-  /** A settlement's totals of many meters (see settle), one statement. */
-  async settleMany(
-    trx: Knex.Transaction,
-    rows: (Pick<MeterRow, 'id' | 'billed_ms' | 'charged_fen' | 'running_since'> & { updated_at: Date })[],
-  ): Promise<void> {
-    if (rows.length === 0) return;
-    await trx.raw(
-      `update container_meters m
-          set billed_ms = v.billed_ms, charged_fen = v.charged_fen,
-              running_since = v.running_since, updated_at = v.updated_at
-         from unnest(?::bigint[], ?::bigint[], ?::bigint[], ?::timestamptz[], ?::timestamptz[])
-              as v(id, billed_ms, charged_fen, running_since, updated_at)
-        where m.id = v.id`,
-      [
-        sqlArray(rows.map((r) => r.id)),
-        sqlArray(rows.map((r) => r.billed_ms)),
-        sqlArray(rows.map((r) => r.charged_fen)),
-        sqlArray(rows.map((r) => r.running_since)),
-        sqlArray(rows.map((r) => r.updated_at)),
-      ],
-    );
   }
 
   /** Of these containers, those metered at some time (a meter, open or not). */

@@ -30,14 +30,16 @@ export interface BilledContainer {
   deleted_at: Date | null;
 }
 
-/** What a settlement reads of a container it meters. */
-export interface SettlingContainer {
-  id: string;
-  name: string;
-  status: string;
-  billing_type: string;
-  stopped_at: Date | null;
-  deleted_at: Date | null;
+/**
+ * The containers module's part of a settlement statement (billing/settlement-repository.ts): SQL
+ * text about its own table that billing embeds in its WITH chain, so a batch of any size is one
+ * statement and no container leaves the database. No bind parameters in either.
+ */
+export interface ContainersSettlementSql {
+  /** A relation of every container: id, name, status, billing_type, stopped_at, deleted_at. */
+  readonly settling: string;
+  /** An UPDATE adding `fen` of the relation named `source` (id, fen) to the containers' running totals. */
+  addCosts(source: string): string;
 }
 
 /** What a renewal reads of a container. */
@@ -63,10 +65,8 @@ export interface BillingContainers {
   renewalTarget(id: string): Promise<RenewalTarget | undefined>;
   /** Adds a charge to the container's running total (its 累计费用), in the charge's transaction. */
   addCost(trx: Knex.Transaction, id: string, fen: number): Promise<void>;
-  /** A settlement's read of these containers (those that exist), in one statement. */
-  settling(trx: Knex.Transaction, ids: string[]): Promise<SettlingContainer[]>;
-  /** A settlement's charges added to their containers' running totals, in one statement. */
-  addCosts(trx: Knex.Transaction, costs: { id: string; fen: number }[]): Promise<void>;
+  /** A settlement's reads and writes of containers, as SQL for its statement. */
+  settlementSql: ContainersSettlementSql;
   /**
    * A paid renewal of `hours`: the prepaid end moves from the current end (or now, when past),
    * in the payment's transaction with the container's row locked. Refused (409) once deleted.

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { conflict } from '../../framework/errors.js';
-import { ContainersForBillingRepository } from './for-billing-repository.js';
+import { ContainersForBillingRepository, containersSettlementSql } from './for-billing-repository.js';
 import type { ContainersRepository } from './repository.js';
 
 /**
@@ -16,9 +16,8 @@ export function containersForBilling(repo: ContainersRepository) {
     runningHourlyCount: () => repo.transaction((trx) => sets.runningHourlyCount(trx)),
     renewalTarget: (id: string) => repo.renewalTarget(id),
     addCost: (trx: Knex.Transaction, id: string, fen: number) => repo.addCost(trx, id, fen),
-    /** A settlement's reads and writes: any number of containers in one statement each. */
-    settling: (trx: Knex.Transaction, ids: string[]) => sets.settling(trx, ids),
-    addCosts: (trx: Knex.Transaction, costs: { id: string; fen: number }[]) => sets.addCosts(trx, costs),
+    /** A settlement's reads and writes of containers, as SQL billing's statement embeds. */
+    settlementSql: containersSettlementSql,
     /** A paid renewal: the end moves `hours` on from the current end, or from now when past. */
     async extendPrepaid(trx: Knex.Transaction, id: string, hours: number) {
       const c = await repo.lockExpiry(trx, id);
