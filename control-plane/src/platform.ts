@@ -13,8 +13,9 @@ import { buildBilling } from './modules/billing/build.js';
 import { CatalogueRepository } from './modules/catalogue/repository.js';
 import { seedCatalogue } from './modules/catalogue/seed.js';
 import { CatalogueService } from './modules/catalogue/service.js';
+import { MarketCache } from './modules/cloud-products/market-cache.js';
 import { CloudProductsRepository } from './modules/cloud-products/repository.js';
-import { CloudProductsService } from './modules/cloud-products/service.js';
+import { CloudProductsService, type CloudProductView } from './modules/cloud-products/service.js';
 import { Allocator } from './modules/containers/allocator.js';
 import { ContainerChanges } from './modules/containers/changes.js';
 import { ContainerConfigService } from './modules/containers/config-service.js';
@@ -95,10 +96,17 @@ export function buildServices(config: Config, knex: Knex, log: Logger) {
     liveContainersOfVersions: (versionIds) => containersRepo.liveCount({ versionIds }),
   });
   const nodeImages = new NodeImagesService({ repo: nodesRepo, agents, nodes, catalogue, log });
-  const products = new CloudProductsService(new CloudProductsRepository(knex), nodes, agents, {
-    liveContainersOfProduct: (productId) => containersRepo.liveCount({ productId }),
-    warmVersionIds: (nodeIds) => nodeImages.warmVersionIds(nodeIds),
-  });
+  const marketCache = new MarketCache<CloudProductView[]>(config.databaseUrl, log);
+  const products = new CloudProductsService(
+    new CloudProductsRepository(knex),
+    nodes,
+    agents,
+    {
+      liveContainersOfProduct: (productId) => containersRepo.liveCount({ productId }),
+      warmVersionIds: (nodeIds) => nodeImages.warmVersionIds(nodeIds),
+    },
+    marketCache,
+  );
   const allocator = new Allocator(containersRepo, nodes);
   const containers = new ContainersService({
     leaseMs: config.leaseMs,
@@ -150,6 +158,7 @@ export function buildServices(config: Config, knex: Knex, log: Logger) {
   return {
     agents,
     containerChanges,
+    marketCache,
     users,
     auth,
     accounts,
@@ -212,6 +221,10 @@ export async function startControlPlane(
   await services.containerChanges
     .start()
     .catch((err) => log('container changes are not announced (LISTEN failed)', err));
+  // The market's list is cached only while its changes are heard (a failure only logs).
+  await services.marketCache
+    .start()
+    .catch((err) => log('market changes are not heard (LISTEN failed): the market list is not cached', err));
   // Sessions are cached only while revocations are heard (a failure only logs: nothing is cached).
   await services.accounts.revocations.start();
   const app = createApp({ ...services, webDist: config.webDist, trustProxy: config.trustProxy, log });
@@ -245,6 +258,7 @@ export async function startControlPlane(
       await services.nodeImages.settled();
       services.agents.close();
       await services.containerChanges.close();
+      await services.marketCache.close();
       await services.accounts.revocations.close();
       await knex.destroy();
     },

@@ -34,6 +34,16 @@ export class PgListener {
     return this.client !== undefined;
   }
 
+  /**
+   * Sends a notification on the listening connection itself (a barrier: it comes back after every
+   * notification committed before it). Throws when not listening.
+   */
+  async notify(channel: string, payload: string): Promise<void> {
+    const client = this.client;
+    if (!client) throw new Error(`${this.o.name} is not listening`);
+    await client.query('select pg_notify($1, $2)', [channel, payload]);
+  }
+
   /** Listens from now on; throws when the first connection fails (see `retryLater`). */
   async start(): Promise<void> {
     await this.connect();

@@ -136,25 +136,36 @@ export class NodeMonitor {
     await this.nodes.pruneGpuSamples();
     // Connected nodes' inventories, each at its interval: a GPU that fails or goes is seen.
     const every = this.options.inventoryIntervalMs ?? 30_000;
-    for (const node of nodes) {
+    const due = nodes.filter((node) => {
       const sub = this.subs.get(node.id);
-      if (!sub?.reconciled || node.status === 'offline' || this.inventoryRuns.has(node.id)) continue;
-      if (Date.now() - (this.inventoryAt.get(node.id) ?? 0) < every) continue;
-      void this.refreshInventory(node).catch((err) =>
+      if (!sub?.reconciled || node.status === 'offline' || this.inventoryRuns.has(node.id)) return false;
+      return Date.now() - (this.inventoryAt.get(node.id) ?? 0) >= every;
+    });
+    // Spread over the sync interval (oldest first): a fleet that connected at once is otherwise
+    // due at once, and a thousand reads in one burst keep the API waiting behind them.
+    due.sort((a, b) => (this.inventoryAt.get(a.id) ?? 0) - (this.inventoryAt.get(b.id) ?? 0));
+    const spacing = due.length > 1 ? Math.min(this.options.syncIntervalMs, every) / due.length : 0;
+    due.forEach((node, i) => {
+      void this.refreshInventory(node, Math.floor(i * spacing)).catch((err) =>
         this.options.log(`inventory of node ${node.name} not read`, err),
       );
-    }
+    });
   }
 
   /**
    * Reads the node's inventory again (GPUs by UUID, their health) and tells the owners of the
-   * containers holding a GPU that became unusable (once per container and moment).
+   * containers holding a GPU that became unusable (once per container and moment). `delayMs`:
+   * a periodic read's place in its sync (none after a stop).
    */
-  refreshInventory(node: NodeRow): Promise<void> {
+  refreshInventory(node: NodeRow, delayMs = 0): Promise<void> {
     const previous = this.inventoryRuns.get(node.id) ?? Promise.resolve();
     const run = previous
       .catch(() => undefined)
+      .then(() =>
+        delayMs > 0 ? new Promise<void>((resolve) => setTimeout(resolve, delayMs).unref()) : undefined,
+      )
       .then(async () => {
+        if (this.stopped && delayMs > 0) return;
         // The agent is asked outside the limit: a node slow to answer holds no connection.
         const info = await this.agents.get(node).getHostInfo(INVENTORY_TIMEOUT_MS);
         await this.nodeWork.run(async () => {
@@ -301,6 +312,7 @@ export class NodeMonitor {
         info ? statusFromAgent(info) : 'not_found',
         observedAt,
         info ? agentFacts(info) : {},
+        row,
       );
     }
     // Containers of purchases the platform ended (a node that died mid-create made one anyway).

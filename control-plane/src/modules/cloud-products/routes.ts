@@ -1,7 +1,6 @@
 import Router from '@koa/router';
 import { type AppState, requireUser } from '../../framework/auth.js';
 import { idParam, parse } from '../../framework/validate.js';
-import type { CloudProductListReply } from './contract.js';
 import { productListQuery } from './schema.js';
 import type { CloudProductsService } from './service.js';
 
@@ -14,14 +13,15 @@ export function cloudProductRoutes(products: CloudProductsService): Router<AppSt
     const gpuTypes = (Array.isArray(q.gpuTypes) ? q.gpuTypes : q.gpuTypes ? [q.gpuTypes] : []).filter(
       (t) => t && t !== '全选',
     );
-    const items = await products.list({
+    // { items, total } (CloudProductListReply), as text: the whole list's is made once per change.
+    ctx.body = await products.listReply({
       region: q.region || undefined,
       systemType: q.systemType === 'all' ? undefined : q.systemType,
       gpuTypes,
       gpuCount: q.gpuCount,
       status: q.status,
     });
-    ctx.body = { items, total: items.length } satisfies CloudProductListReply;
+    ctx.type = 'application/json';
   });
 
   router.get('/regions', async (ctx) => {

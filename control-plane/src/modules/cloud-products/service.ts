@@ -4,7 +4,8 @@ import { conflict, notFound } from '../../framework/errors.js';
 import { yuanToFen } from '../../framework/money.js';
 import type { NodeRow, NodeSummary } from '../nodes/repository.js';
 import type { NodesService } from '../nodes/service.js';
-import type { AdminProductReply, CloudProductReply } from './contract.js';
+import type { AdminProductReply, CloudProductListReply, CloudProductReply } from './contract.js';
+import type { MarketCache } from './market-cache.js';
 import type {
   CloudProductRecord,
   CloudProductRow,
@@ -32,6 +33,17 @@ function withNode(p: CloudProductRow, node: NodeSummary): CloudProductRecord {
     node_simulated: node.simulated,
     node_gpu_total: node.gpu_total,
   };
+}
+
+/**
+ * The system filter as the SQL it replaces read it: `windows` only those whose
+ * server_config.system_gpu_type is windows, any other value those whose is not (or none).
+ */
+function systemMatches(p: CloudProductView, systemType: string | undefined): boolean {
+  if (!systemType) return true;
+  const raw = (p.server_config as Record<string, unknown> | null)?.system_gpu_type;
+  const system = raw === undefined || raw === null ? '' : typeof raw === 'string' ? raw : JSON.stringify(raw);
+  return systemType === 'windows' ? system === 'windows' : system !== 'windows';
 }
 
 /**
@@ -74,21 +86,56 @@ export class CloudProductsService {
     private readonly nodes: NodesService,
     private readonly agents: AgentPool,
     private readonly usage: GpuUsage,
+    /** The market's list between changes (market-cache.ts); without it every list reads the database. */
+    private readonly market?: MarketCache<CloudProductView[]>,
   ) {}
 
+  /**
+   * The market: enabled products matching the filter, by id. The views are shared with other
+   * callers (the cached list): read them, do not change them.
+   */
   async list(
     filter: ProductFilter & { gpuCount?: number | undefined; status?: string | undefined },
   ): Promise<CloudProductView[]> {
-    const records = await this.repo.list(filter).then((rows) => this.withNodes(rows));
+    const all = await (this.market ? this.market.get(() => this.loadMarket()) : this.loadMarket());
+    const filtered =
+      filter.region || filter.gpuTypes?.length || filter.systemType || filter.gpuCount || filter.status;
+    // The whole list is the cached array itself: its reply text is kept with it (listReply).
+    if (!filtered) return all;
+    const gpuTypes = filter.gpuTypes && filter.gpuTypes.length > 0 ? new Set(filter.gpuTypes) : undefined;
+    return all.filter(
+      (p) =>
+        (!filter.region || p.region === filter.region) &&
+        (!gpuTypes || gpuTypes.has(p.gpu_type)) &&
+        systemMatches(p, filter.systemType) &&
+        (!filter.gpuCount || p.gpu_available >= filter.gpuCount) &&
+        (!filter.status || p.status === filter.status),
+    );
+  }
+
+  /** The reply text of each list served whole (a cached list's is made once). */
+  private readonly replies = new WeakMap<CloudProductView[], string>();
+
+  /** GET /api/cloud-products's reply as JSON text: list's items and their count. */
+  async listReply(
+    filter: ProductFilter & { gpuCount?: number | undefined; status?: string | undefined },
+  ): Promise<string> {
+    const items = await this.list(filter);
+    let text = this.replies.get(items);
+    if (text === undefined) {
+      text = JSON.stringify({ items, total: items.length } satisfies CloudProductListReply);
+      this.replies.set(items, text);
+    }
+    return text;
+  }
+
+  /** Every enabled product with its node's facts, free GPUs and warm images, by id. */
+  private async loadMarket(): Promise<CloudProductView[]> {
+    const records = await this.repo.list({}).then((rows) => this.withNodes(rows));
     const rows = records.map((r) => r.product);
-    const [counts, warm] = await Promise.all([
-      this.nodes.freeGpuCounts(rows.map((r) => r.node_id)),
-      this.warm(rows.map((r) => r.node_id)),
-    ]);
-    return rows
-      .map((r) => productView(r, counts.get(r.node_id) ?? 0, warm.get(r.node_id)))
-      .filter((p) => (filter.gpuCount ? p.gpu_available >= filter.gpuCount : true))
-      .filter((p) => (filter.status ? p.status === filter.status : true));
+    const nodeIds = [...new Set(rows.map((r) => r.node_id))];
+    const [counts, warm] = await Promise.all([this.nodes.freeGpuCounts(nodeIds), this.warm(nodeIds)]);
+    return rows.map((r) => productView(r, counts.get(r.node_id) ?? 0, warm.get(r.node_id)));
   }
 
   async get(id: number): Promise<CloudProductView> {

@@ -451,8 +451,10 @@ export class ContainersService {
     status: ContainerStatus,
     observedAt: Date,
     facts: AgentFacts = {},
+    /** The row as read for the whole report (liveOnNode): not read again. */
+    known?: ContainerWithGpus,
   ): Promise<void> {
-    const c = await this.d.repo.find(containerId);
+    const c = known ?? (await this.d.repo.find(containerId));
     if (c) {
       const changed = factsChanged(c, facts);
       if (Object.keys(changed).length > 0) await this.d.repo.update(containerId, changed);
@@ -566,8 +568,12 @@ export class ContainersService {
     return this.d.repo.holdersOf(nodeId, uuids);
   }
 
-  liveOnNode(nodeId: number) {
-    return this.d.repo.liveOnNode(nodeId);
+  /**
+   * The node's settled containers, whole, in one query (a report is applied to each with
+   * applyAgentState, which then reads none again; its writes stay guarded by status and time).
+   */
+  liveOnNode(nodeId: number): Promise<ContainerWithGpus[]> {
+    return this.d.repo.settledOnNode(nodeId);
   }
 
   /** Ids of every container of the node the platform still knows (all but deleted). */
