@@ -5,10 +5,11 @@ import { type Accounts, accountRouters } from './accounts.js';
 import type { AgentPool } from './agents/agent-pool.js';
 import { type AppState, authenticate } from './framework/auth.js';
 import { errorMiddleware } from './framework/errors.js';
+import { answerFirst, fastPath, HEALTH_PATH, HEALTH_REPLY } from './framework/fast-path.js';
 import { parseTrustProxy, type TrustProxy, trustedClient } from './framework/proxy.js';
 import { dispatchByPrefix } from './framework/route-dispatch.js';
 import { securityHeaders } from './framework/security-headers.js';
-import { serveConsole } from './framework/static.js';
+import { consoleSite } from './framework/static.js';
 import { appRoutes } from './modules/apps/routes.js';
 import type { AppsService } from './modules/apps/service.js';
 import type { AuthService } from './modules/auth/service.js';
@@ -75,26 +76,31 @@ export function apiRouters(deps: AppDeps) {
   ];
 }
 
-const HEALTH_PATH = '/api/health';
-
 /** The HTTP + WebSocket application; main.ts binds it to a port. */
 export function createApp(deps: AppDeps) {
   const app = websockify(new Koa<AppState>());
   // Koa's own proxy trust would believe any client's X-Forwarded-For; trustedClient decides.
   app.proxy = false;
+  const trust = deps.trustProxy ?? parseTrustProxy(undefined);
+  const site = deps.webDist ? consoleSite(deps.webDist) : undefined;
 
-  app.use(trustedClient(deps.trustProxy ?? parseTrustProxy(undefined)));
+  // The health check and the console's files skip Koa altogether (see fastPath); whoever serves
+  // the app (listen(), or a test's callback()) gets the fast path first.
+  answerFirst(app, fastPath(trust, site));
+
+  app.use(trustedClient(trust));
   app.use(securityHeaders());
   app.use(errorMiddleware(deps.log));
-  // The hot paths first: health and the console's files need no body, no session, no router.
+  // What the fast path leaves (other methods): health and the console's files still need no
+  // body, no session, no router.
   app.use(async (ctx, next) => {
     if (ctx.path === HEALTH_PATH) {
-      ctx.body = { ok: true };
+      ctx.body = HEALTH_REPLY;
       return;
     }
     await next();
   });
-  if (deps.webDist) app.use(serveConsole(deps.webDist));
+  if (site) app.use(site.middleware);
 
   const parseBody = bodyParser({ jsonLimit: '1mb', enableTypes: ['json'] });
   app.use(async (ctx, next) => {

@@ -46,9 +46,14 @@ export function zodDetail(error: ZodError): string {
   return issue?.message ?? '请求参数不正确';
 }
 
-const REQUEST_ID_HEADER = 'X-Request-Id';
+export const REQUEST_ID_HEADER = 'X-Request-Id';
 /** A request id a proxy in front may have set: short, printable, no spaces. */
 const FORWARDED_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/** The request's id: the one a proxy in front set (X-Request-Id), else a new one. */
+export function requestIdOf(forwarded: string | undefined): string {
+  return forwarded && FORWARDED_ID.test(forwarded) ? forwarded : randomUUID().slice(0, 8);
+}
 
 /**
  * Gives every request an id (a proxy's X-Request-Id, else a new one), answered in the
@@ -59,8 +64,7 @@ const FORWARDED_ID = /^[A-Za-z0-9._:-]{1,64}$/;
  */
 export function errorMiddleware(log: (message: string, err: unknown) => void) {
   return async (ctx: Context, next: Next) => {
-    const forwarded = ctx.get(REQUEST_ID_HEADER);
-    const requestId = FORWARDED_ID.test(forwarded) ? forwarded : randomUUID().slice(0, 8);
+    const requestId = requestIdOf(ctx.get(REQUEST_ID_HEADER));
     ctx.state.requestId = requestId;
     ctx.set(REQUEST_ID_HEADER, requestId);
     const failed = (status: number, code: string, detail: string, cause: unknown) => {

@@ -1,7 +1,17 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
-/** AES-256-GCM for secrets the platform must show again (container passwords). */
+/** How many opened secrets a box remembers (the oldest is forgotten first beyond it). */
+const OPENED_MAX = 10_000;
+
+/**
+ * AES-256-GCM for secrets the platform must show again (container passwords). What `open` found
+ * is remembered by the sealed text: a sealed text always opens to the same plain text (GCM
+ * authenticates it under this key), so the container list does not decrypt every password on
+ * every request.
+ */
 export class SecretBox {
+  private readonly opened = new Map<string, string>();
+
   constructor(private readonly key: Buffer) {}
 
   seal(plain: string): string {
@@ -17,6 +27,15 @@ export class SecretBox {
   }
 
   open(sealed: string): string {
+    const known = this.opened.get(sealed);
+    if (known !== undefined) return known;
+    const plain = this.decrypt(sealed);
+    if (this.opened.size >= OPENED_MAX) this.opened.delete(this.opened.keys().next().value as string);
+    this.opened.set(sealed, plain);
+    return plain;
+  }
+
+  private decrypt(sealed: string): string {
     const [version, iv, tag, data] = sealed.split(':');
     if (version !== 'v1' || !iv || !tag || data === undefined) throw new Error('unknown secret format');
     const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64'));

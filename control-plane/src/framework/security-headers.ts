@@ -21,14 +21,25 @@ export const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+const HSTS = 'max-age=31536000; includeSubDomains';
+
+/** The security headers of every answer, as [name, value] pairs; HSTS only over HTTPS. */
+export function securityHeaderPairs(https: boolean): [string, string][] {
+  return https ? SECURE_PAIRS : PLAIN_PAIRS;
+}
+
+const PLAIN_PAIRS: [string, string][] = [
+  ['Content-Security-Policy', CONTENT_SECURITY_POLICY],
+  ['X-Frame-Options', 'DENY'],
+  ['X-Content-Type-Options', 'nosniff'],
+  ['Referrer-Policy', 'strict-origin-when-cross-origin'],
+];
+const SECURE_PAIRS: [string, string][] = [...PLAIN_PAIRS, ['Strict-Transport-Security', HSTS]];
+
 /** Security headers on every answer (console and API); HSTS only over HTTPS. */
 export function securityHeaders() {
   return async (ctx: Context, next: Next) => {
-    ctx.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
-    ctx.set('X-Frame-Options', 'DENY');
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.set('Referrer-Policy', 'strict-origin-when-cross-origin');
-    if (isHttps(ctx)) ctx.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+    for (const [name, value] of securityHeaderPairs(isHttps(ctx))) ctx.set(name, value);
     await next();
   };
 }

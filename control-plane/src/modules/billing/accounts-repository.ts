@@ -1,7 +1,13 @@
 import type { Knex } from 'knex';
 import { raw } from 'objection';
+import { type Prepared, preparedRows } from '../../db/prepared.js';
 import { sqlArray } from '../../db/sql-arrays.js';
 import { BillingAccountModel } from './model.js';
+
+const BALANCE_STATEMENT: Prepared = {
+  name: 'billing_accounts_balance',
+  text: 'select balance_fen, alert_threshold_fen from billing_accounts where user_id = $1',
+};
 
 /** A user whose balance fell below the alert threshold, to be warned. */
 export interface LowBalance {
@@ -105,11 +111,13 @@ export class AccountsRepository {
   }
 
   /** The balance and the threshold; undefined for a user without a row yet. */
+  /** The balance screen's read (every console page asks): a prepared statement, no model. */
   async find(userId: number): Promise<{ balance_fen: number; alert_threshold_fen: number } | undefined> {
-    const row = await BillingAccountModel.query(this.knex)
-      .select('balance_fen', 'alert_threshold_fen')
-      .where({ user_id: userId })
-      .first();
+    const [row] = await preparedRows<{ balance_fen: number; alert_threshold_fen: number }>(
+      this.knex,
+      BALANCE_STATEMENT,
+      [userId],
+    );
     return row && { balance_fen: row.balance_fen, alert_threshold_fen: row.alert_threshold_fen };
   }
 
