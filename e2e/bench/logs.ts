@@ -27,8 +27,11 @@
  * all of ours); p99 of (receipt time − the writer's timestamp) in the paced rounds (goal
  * < 500 ms; docker's p99 in the note); CPU time of the agent process (utime+stime from
  * /proc/<pid>/stat, from the order until `end` reached the WebSocket) against that of the
- * `docker logs -f` process over its own round (goal ≤ 1.2). Neither counts dockerd (the same
- * work for both) nor the control plane (in this process, with the WebSocket client).
+ * `docker logs -f` process over its own round (goal ≤ 1.2). Neither counts dockerd nor the control
+ * plane (in this process, with the WebSocket client). Where the agent may read the json-file
+ * itself (here: as root, on the engine's host) it does, and dockerd does no work for our side;
+ * the baseline's dockerd decodes the JSON for `docker logs -f`. Note that `docker logs -f` loses
+ * lines across fast rotations on this engine, so its lines/s and CPU are for the lines it got.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';

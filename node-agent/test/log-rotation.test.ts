@@ -2,6 +2,7 @@ import type { LogChunk__Output } from '@gpucloud/proto';
 import type * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type DockerProxy, startDockerProxy } from './docker-proxy.js';
+import { engineWithoutLogFiles } from './engine-without-log-files.js';
 import {
   createRequest,
   eventually,
@@ -56,6 +57,33 @@ function expectEveryLineOnce(lines: string[], prefix: string, expected: number[]
     repeated: [],
   });
   expect(numbers).toEqual(expected);
+}
+
+/** Follows a container that writes 300 lines, stops it, and expects the stream to end after them. */
+async function followUntilStopped(t: TestAgent) {
+  const spec = testSpec(t, {
+    command: ['sh', '-c', 'i=0; while [ $i -lt 300 ]; do echo "out $i"; i=$((i+1)); done; exec sleep 600'],
+  });
+  const { containerId } = await createRequest(t, { spec, start: true });
+  const call = t.client.streamLogs({ containerId, follow: true, tail: -1 }, t.md);
+  let text = '';
+  call.on('data', (chunk: LogChunk__Output) => {
+    text += chunk.data.toString();
+  });
+  const ended = new Promise<void>((resolve, reject) => {
+    call.on('end', resolve);
+    call.on('error', reject);
+  });
+  const until = Date.now() + 10_000;
+  while (!text.includes('out 299\n') && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+  await unaryCall((cb) => t.client.stopContainer({ containerId, timeoutSeconds: 1 }, t.md, cb));
+  await ended;
+  expectEveryLineOnce(
+    text.split('\n').slice(0, -1),
+    'out',
+    Array.from({ length: 300 }, (_, i) => i),
+  );
+  expect(t.agent.openStreams()).toEqual({ calls: 0, docker: { logs: 0, events: 0, consoles: 0 } });
 }
 
 describe('logs across json-file rotation', () => {
@@ -132,6 +160,10 @@ describe('logs across json-file rotation', () => {
     expect(await appText(between)).toBe('late\n');
   });
 
+  it('ends after the last line when the container stops', async () => {
+    await followUntilStopped(t);
+  });
+
   it('keeps Docker timestamps in order when the viewer asks for them', async () => {
     const spec = testSpec(t, { command: WRITER });
     const { containerId } = await createRequest(t, { spec, start: true });
@@ -147,12 +179,15 @@ describe('logs across json-file rotation', () => {
   });
 });
 
-describe('logs when the Docker stream breaks', () => {
+describe('logs through the Docker API when the Docker stream breaks', () => {
   let proxy: DockerProxy;
   let t: TestAgent;
   beforeAll(async () => {
     proxy = await startDockerProxy(inject('dockerHost'));
-    t = await startTestAgent({ dockerHost: proxy.dockerHost, logMaxSize: '16k', logMaxFiles: 3 });
+    t = await startTestAgent(
+      { dockerHost: proxy.dockerHost, logMaxSize: '16k', logMaxFiles: 3 },
+      { containerClient: engineWithoutLogFiles(proxy.dockerHost) },
+    );
   });
   afterAll(async () => {
     await t?.close();
@@ -183,28 +218,6 @@ describe('logs when the Docker stream breaks', () => {
   });
 
   it('ends after the last line when the container stops', async () => {
-    const spec = testSpec(t, {
-      command: ['sh', '-c', 'i=0; while [ $i -lt 300 ]; do echo "out $i"; i=$((i+1)); done; exec sleep 600'],
-    });
-    const { containerId } = await createRequest(t, { spec, start: true });
-    const call = t.client.streamLogs({ containerId, follow: true, tail: -1 }, t.md);
-    let text = '';
-    call.on('data', (chunk: LogChunk__Output) => {
-      text += chunk.data.toString();
-    });
-    const ended = new Promise<void>((resolve, reject) => {
-      call.on('end', resolve);
-      call.on('error', reject);
-    });
-    const until = Date.now() + 10_000;
-    while (!text.includes('out 299\n') && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
-    await unaryCall((cb) => t.client.stopContainer({ containerId, timeoutSeconds: 1 }, t.md, cb));
-    await ended;
-    expectEveryLineOnce(
-      text.split('\n').slice(0, -1),
-      'out',
-      Array.from({ length: 300 }, (_, i) => i),
-    );
-    expect(t.agent.openStreams()).toEqual({ calls: 0, docker: { logs: 0, events: 0, consoles: 0 } });
+    await followUntilStopped(t);
   });
 });

@@ -1,6 +1,7 @@
 import type { AgentEvent__Output, ConsoleOutput__Output, LogChunk__Output } from '@gpucloud/proto';
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { engineWithoutLogFiles } from './engine-without-log-files.js';
 import { createRequest, eventually, startTestAgent, type TestAgent, testSpec, unaryCall } from './helpers.js';
 import { engineConnections, openSocketFds } from './open-connections.js';
 
@@ -34,7 +35,9 @@ describe('1,000 log viewers that come and go', () => {
   const dockerHost = inject('dockerHost');
 
   beforeAll(async () => {
-    t = await startTestAgent();
+    // Logs through Docker's API (the agent reads a json-file log itself where it may; that
+    // reader's leaks are checked in log-json-file.test.ts).
+    t = await startTestAgent({}, { containerClient: engineWithoutLogFiles(dockerHost) });
     const info = await createRequest(t, {
       spec: testSpec(t, { command: ['sh', '-c', 'while true; do echo tick; sleep 1; done'] }),
       start: true,
@@ -65,9 +68,11 @@ describe('1,000 log viewers that come and go', () => {
 
     for (let opened = 0; opened < VIEWERS; opened += BATCH) {
       const viewers = await Promise.all(Array.from({ length: BATCH }, () => openViewer(t, containerId)));
-      // While they watch, the agent really holds a Docker stream and a call for each.
+      // While they watch, the agent really holds a Docker stream and a call for each (a viewer
+      // may for a moment hold a second one: the read-back of a gap between two messages).
       const open = t.agent.openStreams();
-      expect(open.docker.logs).toBe(BATCH);
+      expect(open.docker.logs).toBeGreaterThanOrEqual(BATCH);
+      expect(open.docker.logs).toBeLessThanOrEqual(2 * BATCH);
       expect(open.calls).toBe(BATCH);
       peakDockerStreams = Math.max(peakDockerStreams, open.docker.logs);
       peakEngineConnections = Math.max(peakEngineConnections, engineConnections(dockerHost));

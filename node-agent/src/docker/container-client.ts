@@ -119,6 +119,8 @@ export interface ContainerDetails {
   resources: ResourceLimits;
   /** Docker's health status ('' without a health check) and the last check's output. */
   health: { status: string; output: string };
+  /** The log driver, its options and the json-file's path ('' for other drivers); absent when unknown. */
+  log?: { driver: string; options: Record<string, string>; path: string };
 }
 
 export interface ContainerSummary {

@@ -156,6 +156,11 @@ export function detailsFromInspect(info: ContainerInspectInfo): ContainerDetails
       status: info.State.Health?.Status ?? '',
       output: (info.State.Health?.Log?.at(-1)?.Output ?? '').trim(),
     },
+    log: {
+      driver: host.LogConfig?.Type ?? '',
+      options: host.LogConfig?.Config ?? {},
+      path: info.LogPath ?? '',
+    },
   };
 }
 

@@ -1,5 +1,6 @@
-// StreamLogs: the container's stdout and stderr from Docker, from the tail or everything,
-// optionally following. Docker's json-file follow is not exact across a log rotation: Docker
+// StreamLogs: the container's stdout and stderr, from the tail or everything, optionally
+// following. A json-file log the agent may read is read from its files (json-file-log.ts: exact
+// across rotations); otherwise it comes through Docker's API, as below. Docker's json-file follow is not exact across a log rotation: Docker
 // 20.10 sends part of the rotated file again, a follow may end while the container still runs,
 // and a follower still reading a file when the log rotates twice more skips the file between
 // (moby "file rotations were missed while following logs"). So the stream reads with timestamps,
@@ -8,9 +9,12 @@
 // further apart in time than GAP_NS, asks Docker (a read of the log's tail, which reads the
 // rotated files too) for what was written between them before it goes on: every line reaches
 // the viewer once, in order, as long as Docker still has it.
+import { accessSync, constants } from 'node:fs';
+import path from 'node:path';
 import type { ContainerService } from '../containers/container-service.js';
 import type { LogMessage, LogOptions, OutputStream, StreamHandle } from '../docker/container-client.js';
 import { sinceParameter } from '../docker/log-frames.js';
+import { jsonFileLog, openJsonFileLog } from './json-file-log.js';
 
 export const DEFAULT_TAIL_LINES = 200;
 /** Messages of stdout and stderr may reach the file slightly out of order; resume this far back. */
@@ -35,6 +39,9 @@ const GAP_CHECK_MAX_TAIL = 1 << 22;
 const GAP_CHECK_TIMEOUT_MS = 10_000;
 /** A gap read that broke off (engine restart, connection cut) is tried again this often. */
 const GAP_CHECK_ATTEMPTS = 3;
+
+/** States in which a container may still write to its log: a follow goes on. */
+const STILL_WRITING = new Set(['running', 'paused', 'restarting']);
 
 const nowNs = () => BigInt(Date.now()) * 1_000_000n;
 
@@ -85,6 +92,18 @@ export interface LogStreamOptions {
   resumeDelayMs?: number;
   /** Gaps between messages wider than this are checked for skipped messages; 0n = never. */
   gapNs?: bigint;
+  /** Read a json-file log from its files where the agent can (default); false = always the Docker API. */
+  readFiles?: boolean;
+}
+
+/** Whether this process may read the files of the directory (the agent on the engine's host). */
+function canReadDirectory(file: string): boolean {
+  try {
+    accessSync(path.dirname(file), constants.R_OK | constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export interface LogStreamHandle extends StreamHandle {
@@ -163,10 +182,32 @@ export async function openLogStream(
   onOutput: (output: LogOutput) => void,
   options: LogStreamOptions | number = {},
 ): Promise<LogStreamHandle> {
-  const { resumeDelayMs = RESUME_DELAY_MS, gapNs = GAP_NS } =
-    typeof options === 'number' ? { resumeDelayMs: options } : options;
+  const {
+    resumeDelayMs = RESUME_DELAY_MS,
+    gapNs = GAP_NS,
+    readFiles = true,
+  } = typeof options === 'number' ? { resumeDelayMs: options } : options;
   const { client } = containers.deps;
   const details = await containers.get(request.containerId);
+  const file = readFiles ? jsonFileLog(details, canReadDirectory) : undefined;
+  if (file) {
+    // The json-file log read from its files: exact across rotations, no gap checks needed.
+    return openJsonFileLog(
+      file,
+      {
+        follow: request.follow,
+        tail: request.tail === 0 ? DEFAULT_TAIL_LINES : request.tail < 0 ? 'all' : request.tail,
+        sinceNs: request.sinceUnixMs > 0 ? BigInt(request.sinceUnixMs) * 1_000_000n : 0n,
+        // A TTY's output is not cut into lines: no timestamps, as through the Docker API.
+        timestamps: request.timestamps && !details.tty,
+        stillWriting: async () => {
+          const now = await client.inspectContainer(details.dockerId);
+          return now !== undefined && STILL_WRITING.has(now.state);
+        },
+      },
+      onOutput,
+    );
+  }
   const cursor = new LogCursor();
   let closed = false;
   let paused = false;
