@@ -1,13 +1,15 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { precompress } from './build/precompress';
+import { prerender } from './build/prerender';
 
 const VENDOR_PACKAGES =
   /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|@remix-run[\\/]router|@tanstack[\\/]query-core|@tanstack[\\/]react-query)[\\/]/;
 
 export default defineConfig({
+  // prerender: the public pages' HTML drawn at build time (dist/pages/), hydrated by main.tsx;
   // precompress: dist/**/*.br and *.gz beside each text file, served as they are.
-  plugins: [react(), precompress()],
+  plugins: [react(), prerender(['/', '/login']), precompress()],
   server: {
     proxy: {
       '/api': { target: 'http://127.0.0.1:8080', changeOrigin: true, ws: true },

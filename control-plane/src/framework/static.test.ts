@@ -149,3 +149,41 @@ describe('the console served from memory', () => {
     }
   });
 });
+
+describe('prerendered pages (web/build/prerender.ts)', () => {
+  it('answers pages/index.html for / and pages/login.html for /login; every other route gets index.html', async () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'gpucloud-static-pages-'));
+    const pages = {
+      home: '<!doctype html><div id="root" data-prerendered="/">home</div>',
+      login: '<!doctype html><div id="root" data-prerendered="/login">login</div>',
+    };
+    try {
+      mkdirSync(path.join(root, 'pages'));
+      writeFileSync(path.join(root, 'index.html'), INDEX);
+      writeFileSync(path.join(root, 'pages', 'index.html'), pages.home);
+      writeFileSync(path.join(root, 'pages', 'login.html'), pages.login);
+      writeFileSync(path.join(root, 'pages', 'login.html.gz'), gzipSync(pages.login));
+      const app = new Koa();
+      app.use(serveConsole(root));
+      const pageServer = app.listen(0, '127.0.0.1');
+      await new Promise((resolve) => pageServer.once('listening', resolve));
+      const url = `http://127.0.0.1:${(pageServer.address() as AddressInfo).port}`;
+      try {
+        const text = async (p: string) => {
+          const res = await fetch(`${url}${p}`);
+          expect(res.headers.get('content-type'), p).toBe('text/html; charset=utf-8');
+          return res.text();
+        };
+        expect(await text('/')).toBe(pages.home);
+        expect(await text('/login')).toBe(pages.login);
+        expect(await text('/login?redirect=%2Fmarket')).toBe(pages.login);
+        for (const p of ['/index.html', '/market', '/login/x', '/user/containers'])
+          expect(await text(p), p).toBe(INDEX);
+      } finally {
+        pageServer.close();
+      }
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});

@@ -97,9 +97,16 @@ export function subscribeSession(listener: () => void): () => void {
   };
 }
 
-/** Re-renders the caller on login, logout and changes made in other tabs. */
+const SIGNED_OUT: Session = { token: null, user: null };
+const signedOut = () => SIGNED_OUT;
+
+/**
+ * Re-renders the caller on login, logout and changes made in other tabs. A prerendered page is
+ * drawn signed out (web/src/prerender.tsx): hydration starts from that and then renders the
+ * stored session, so a signed-in visitor gets no hydration mismatch.
+ */
 export function useSession(): Session {
-  return useSyncExternalStore(subscribeSession, getSession, getSession);
+  return useSyncExternalStore(subscribeSession, getSession, signedOut);
 }
 
 /** Accepts only same-site paths so a crafted ?redirect= cannot send the user elsewhere. */

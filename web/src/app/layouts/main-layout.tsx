@@ -1,21 +1,15 @@
 import { useEffect } from 'react';
 import { Outlet, useMatches } from 'react-router-dom';
-import type { RouteHandle } from '../router';
+import { pageTitle } from '../page-title';
 import { AppHeader } from './app-header';
 import { SiteFooter } from './site-footer';
 import './site-layout.css';
 
-const SITE_TITLE = 'GPU 云平台';
-
 /** The document title follows the deepest route that names one. */
 function useRouteTitle() {
-  const matches = useMatches();
-  const title = matches
-    .map((match) => (match.handle as RouteHandle | undefined)?.title)
-    .filter((value): value is string => Boolean(value))
-    .at(-1);
+  const title = pageTitle(useMatches().map((match) => match.handle));
   useEffect(() => {
-    document.title = title ? `${title} - ${SITE_TITLE}` : `${SITE_TITLE} - 面向 AI 开发者的 GPU 算力平台`;
+    document.title = title;
   }, [title]);
 }
 

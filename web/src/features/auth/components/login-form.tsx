@@ -21,8 +21,6 @@ export function LoginForm({
   /** The ?redirect= of the login page, kept across the WeChat round trip. */
   redirect: string | null;
 }) {
-  const [username, setUsername] = useState('');
-  const [password, setPassword] = useState('');
   const [showPassword, setShowPassword] = useState(false);
   const mutation = useMutation({
     mutationFn: login,
@@ -38,7 +36,11 @@ export function LoginForm({
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (mutation.isPending) return;
-    const name = username.trim();
+    // Read from the fields themselves: what was typed or autofilled before the prerendered page
+    // was hydrated counts as much as what was typed after.
+    const fields = new FormData(event.currentTarget);
+    const name = String(fields.get('username') ?? '').trim();
+    const password = String(fields.get('password') ?? '');
     const problem = validateLogin(name, password);
     if (problem) {
       showMessage('error', problem);
@@ -62,8 +64,6 @@ export function LoginForm({
             type="text"
             placeholder="请输入用户名"
             autoComplete="username"
-            value={username}
-            onChange={(event) => setUsername(event.target.value)}
           />
         </span>
       </div>
@@ -79,8 +79,6 @@ export function LoginForm({
             type={showPassword ? 'text' : 'password'}
             placeholder="请输入密码"
             autoComplete="current-password"
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
           />
           <AuthIcon
             name={showPassword ? 'eye' : 'eye-invisible'}
