@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
 import { raw } from 'objection';
-import { sqlArray } from '../../db/sql-arrays.js';
 import { ContainerOrderModel, type OrderRow, type OrderStatus } from './model.js';
 
 export { INVOICEABLE_STATUSES, type OrderRow, type OrderStatus, type OrderType } from './model.js';
@@ -57,20 +56,6 @@ export class OrdersRepository {
           [id],
         ),
       });
-  }
-
-  /** recordUsage of many orders, one statement (a settlement's usage orders). */
-  async recordUsageMany(trx: Knex.Transaction, ids: number[]): Promise<void> {
-    if (ids.length === 0) return;
-    // The same sums as recordUsage's (billed seconds: a numeric quotient, rounded as it is stored).
-    await trx.raw(
-      `update container_orders o set amount_fen = s.charged, billed_seconds = s.billed
-         from (select order_id, coalesce(sum(charged_fen), 0) as charged,
-                      coalesce(sum(billed_ms), 0) / 1000 as billed
-                 from container_meters where order_id = any(?::bigint[]) group by order_id) s
-        where o.id = s.order_id`,
-      [sqlArray([...ids].sort((a, b) => a - b))],
-    );
   }
 
   /** The order an hourly container's usage is booked on (its purchase order). */
