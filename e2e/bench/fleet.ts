@@ -42,7 +42,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { type Config, loadConfig } from '@gpucloud/control-plane/config';
 import { type RunningControlPlane, startControlPlane } from '@gpucloud/control-plane/platform';
 import {
   containerName,
@@ -56,6 +55,7 @@ import {
 import { freeLoopbackPort } from '../../scripts/lib/free-port.mjs';
 import { ensurePostgres } from '../../scripts/lib/postgres.mjs';
 import { testToolboxDir } from '../../scripts/lib/test-services.mjs';
+import { controlPlaneConfig } from '../test/control-plane-config.js';
 import { createDatabase } from '../test/databases.js';
 import { Api, PlatformLog } from './common.js';
 import { median, percentile, report } from './results.js';
@@ -261,24 +261,14 @@ async function main(): Promise<void> {
       `${NODES} agents with ${NODES * PER_NODE} containers started in ${Math.round(performance.now() - t)} ms`,
     );
 
-    const defaults = loadConfig({
-      DATABASE_URL: 'postgres://set-below',
-      SECRET_KEY: randomBytes(32).toString('hex'),
-    });
-    const config: Config = {
-      ...defaults,
+    const config = controlPlaneConfig({
       port: await freeLoopbackPort(),
-      host: '127.0.0.1',
       databaseUrl: await createDatabase(pg.url, 'fleet'),
-      secretKey: randomBytes(32),
       adminUsername: ADMIN.username,
       adminPassword: ADMIN.password,
-      webDist: undefined,
-      bootstrapNode: undefined,
-      agentTls: undefined,
       heartbeatIntervalMs: HEARTBEAT_MS,
       billingJobs: false,
-    };
+    });
     const cp = await startControlPlane(config, platformLog.controlPlane);
     closers.push(() => cp.close());
 

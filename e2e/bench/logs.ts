@@ -42,13 +42,13 @@ import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { type Config, loadConfig } from '@gpucloud/control-plane/config';
 import { type RunningControlPlane, startControlPlane } from '@gpucloud/control-plane/platform';
 import WebSocket from 'ws';
 import { ensureDockerEngine, removeStaleTestContainers } from '../../scripts/lib/docker-engine.mjs';
 import { ensurePostgres } from '../../scripts/lib/postgres.mjs';
 import { ensureTestImages } from '../../scripts/lib/test-images.mjs';
 import { testToolboxDir } from '../../scripts/lib/test-services.mjs';
+import { controlPlaneConfig } from '../test/control-plane-config.js';
 import { createDatabase } from '../test/databases.js';
 import { Api, PlatformLog, setupLog } from './common.js';
 import { median, percentile, report } from './results.js';
@@ -215,19 +215,10 @@ async function startPlatform(): Promise<Platform> {
       const netIds = networks.stdout.split('\n').filter(Boolean);
       if (netIds.length > 0) await docker(engine.dockerHost, ['network', 'rm', ...netIds]);
     });
-    const defaults = loadConfig({
-      DATABASE_URL: 'postgres://set-below',
-      SECRET_KEY: randomBytes(32).toString('hex'),
-    });
-    const config: Config = {
-      ...defaults,
-      port: 0,
-      host: '127.0.0.1',
+    const config = controlPlaneConfig({
       databaseUrl: await createDatabase(pg.url, 'bench_logs'),
-      secretKey: randomBytes(32),
       adminUsername: ADMIN.username,
       adminPassword: ADMIN.password,
-      webDist: undefined,
       sessionTtlHours: 24,
       bootstrapNode: {
         name: 'local',
@@ -236,12 +227,11 @@ async function startPlatform(): Promise<Platform> {
         region: '本地',
         publicHost: '127.0.0.1',
       },
-      agentTls: undefined,
       agentCallTimeoutMs: 60_000,
       nodeOfflineAfterMs: 30_000,
       monitorSyncIntervalMs: 10_000,
       heartbeatIntervalMs: 1_000,
-    };
+    });
     const cp = await startControlPlane(config, platformLog.controlPlane);
     closers.push(() => cp.close());
     if (agent.child.pid === undefined) throw new Error('the agent has no pid');

@@ -42,7 +42,6 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { type Config, loadConfig } from '@gpucloud/control-plane/config';
 import { type RunningControlPlane, startControlPlane } from '@gpucloud/control-plane/platform';
 import { type RunningAgent, startAgent } from '@gpucloud/node-agent';
 import { Client } from 'ssh2';
@@ -51,6 +50,7 @@ import { freeLoopbackPort } from '../../scripts/lib/free-port.mjs';
 import { ensurePostgres } from '../../scripts/lib/postgres.mjs';
 import { ensureTestImages } from '../../scripts/lib/test-images.mjs';
 import { testToolboxDir } from '../../scripts/lib/test-services.mjs';
+import { controlPlaneConfig } from '../test/control-plane-config.js';
 import { createDatabase } from '../test/databases.js';
 import { sshExec } from '../test/ssh.js';
 import { Api, PlatformLog, setupLog } from './common.js';
@@ -166,20 +166,10 @@ async function startBench(): Promise<Bench> {
       const netIds = networks.stdout.split('\n').filter(Boolean);
       if (netIds.length > 0) await execFileAsync('docker', ['network', 'rm', ...netIds], { env });
     });
-    // Every setting as a deployment without overrides has it (lifecycle, storage, money), then the test's.
-    const defaults = loadConfig({
-      DATABASE_URL: 'postgres://set-below',
-      SECRET_KEY: randomBytes(32).toString('hex'),
-    });
-    const config: Config = {
-      ...defaults,
-      port: 0,
-      host: '127.0.0.1',
+    const config = controlPlaneConfig({
       databaseUrl: await createDatabase(pg.url, 'bench'),
-      secretKey: randomBytes(32),
       adminUsername: ADMIN.username,
       adminPassword: ADMIN.password,
-      webDist: undefined,
       sessionTtlHours: 24,
       bootstrapNode: {
         name: 'local',
@@ -188,12 +178,11 @@ async function startBench(): Promise<Bench> {
         region: '本地',
         publicHost: '127.0.0.1',
       },
-      agentTls: undefined,
       agentCallTimeoutMs: 60_000,
       nodeOfflineAfterMs: 30_000,
       monitorSyncIntervalMs: 10_000,
       heartbeatIntervalMs: 1_000,
-    };
+    });
     const cp = await startControlPlane(config, platformLog.controlPlane);
     closers.push(() => cp.close());
     return { cp, agent, dockerHost: engine.dockerHost, toolboxDir, image: images.debian, close };

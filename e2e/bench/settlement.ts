@@ -1,26 +1,9 @@
-/**
- * Settlement at scale: 10k and 100k running hourly containers, each with its open meter and its
- * usage order, generated in bulk (plain SQL) in a fresh database migrated by the real control
- * plane. One settlement pass of the real code (SettlementJob.settle: metering, then the lifecycle
- * checks) is timed, and the queries it sends are counted on the control plane's knex ('query'
- * events). The money is checked after the pass (every balance is its ledger), so a fast wrong
- * settlement does not pass unnoticed.
- *
- *   npx tsx e2e/bench/settlement.ts            (SETTLEMENT_SIZES=10000 for one size only)
- *
- * Besides the wall time, the CPU time the pass cost is printed (PostgreSQL's backends of this
- * cluster, read from /proc, and this process): on a shared machine it moves less with the load
- * of others than the wall time does.
- *
- * PostgreSQL: GPUCLOUD_TEST_PG=name:port (an embedded one under .data), else .data/pg-bench-settlement.
- */
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { type Config, loadConfig } from '@gpucloud/control-plane/config';
 import { type RunningControlPlane, startControlPlane } from '@gpucloud/control-plane/platform';
 import { ensurePostgres } from '../../scripts/lib/postgres.mjs';
+import { controlPlaneConfig } from '../test/control-plane-config.js';
 import { createDatabase } from '../test/databases.js';
 import { type Measurement, report } from './results.js';
 
@@ -100,23 +83,13 @@ async function postgresCpuMs(cp: RunningControlPlane): Promise<number> {
 }
 
 async function benchSize(base: string, count: number): Promise<Measurement> {
-  const defaults = loadConfig({
-    DATABASE_URL: 'postgres://set-below',
-    SECRET_KEY: randomBytes(32).toString('hex'),
-  });
-  const config: Config = {
-    ...defaults,
-    port: 0,
-    host: '127.0.0.1',
+  const config = controlPlaneConfig({
     databaseUrl: await createDatabase(base, 'settle'),
     adminUsername: 'admin',
     adminPassword: 'admin-password-for-bench',
-    webDist: undefined,
-    bootstrapNode: undefined,
-    agentTls: undefined,
     // The bench runs the pass itself: the timer never asks for one meanwhile.
     meteringIntervalMs: 24 * 3_600_000,
-  };
+  });
   const cp = await startControlPlane(config, () => {});
   try {
     const now = new Date();

@@ -5,9 +5,9 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { type Config, loadConfig } from '@gpucloud/control-plane/config';
 import { type RunningControlPlane, startControlPlane } from '@gpucloud/control-plane/platform';
 import type { Browser, Request } from 'playwright-core';
+import { controlPlaneConfig } from './control-plane-config.js';
 
 /**
  * The console's loading budgets and the tools to check them: the import graph of the built
@@ -157,23 +157,13 @@ export async function startConsoleServer(databaseUrl: string, dist = WEB_DIST): 
     throw new Error(`the console is not built (${dist}); run npm run build -w @gpucloud/web`);
   }
   const admin = { username: 'admin', password: randomBytes(12).toString('hex') };
-  const defaults = loadConfig({
-    DATABASE_URL: 'postgres://set-below',
-    SECRET_KEY: randomBytes(32).toString('hex'),
-  });
-  const config: Config = {
-    ...defaults,
-    port: 0,
-    host: '127.0.0.1',
+  const config = controlPlaneConfig({
     databaseUrl,
-    secretKey: randomBytes(32),
     adminUsername: admin.username,
     adminPassword: admin.password,
     webDist: dist,
     sessionTtlHours: 24,
-    bootstrapNode: undefined,
-    agentTls: undefined,
-  };
+  });
   const cp = await startControlPlane(config, () => {});
   return { url: cp.url, cp, admin, close: () => cp.close() };
 }

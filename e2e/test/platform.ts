@@ -3,12 +3,12 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Config, loadConfig } from '@gpucloud/control-plane/config';
 import { type RunningControlPlane, startControlPlane } from '@gpucloud/control-plane/platform';
 import { ADMIN } from '@gpucloud/control-plane/test-harness';
 import { startAgent } from '@gpucloud/node-agent';
 import { type Browser, chromium } from 'playwright-core';
 import { inject } from 'vitest';
+import { controlPlaneConfig } from './control-plane-config.js';
 import { createDatabase } from './databases.js';
 import { watchBrowser } from './page-watch.js';
 
@@ -56,17 +56,8 @@ export async function startPlatform(options: { console?: boolean } = {}): Promis
     tenantNetworkIdle: 0,
     heartbeatIntervalMs: 1000,
   });
-  // Every setting as a deployment without overrides has it (lifecycle, storage, money), then the test's.
-  const defaults = loadConfig({
-    DATABASE_URL: 'postgres://set-below',
-    SECRET_KEY: randomBytes(32).toString('hex'),
-  });
-  const config: Config = {
-    ...defaults,
-    port: 0,
-    host: '127.0.0.1',
+  const config = controlPlaneConfig({
     databaseUrl: await createDatabase(inject('databaseUrl'), 'e2e'),
-    secretKey: randomBytes(32),
     adminUsername: ADMIN.username,
     adminPassword: ADMIN.password,
     webDist: serveConsole ? WEB_DIST : undefined,
@@ -78,12 +69,11 @@ export async function startPlatform(options: { console?: boolean } = {}): Promis
       region: '本地',
       publicHost: '127.0.0.1',
     },
-    agentTls: undefined,
     agentCallTimeoutMs: 60_000,
     nodeOfflineAfterMs: 30_000,
     monitorSyncIntervalMs: 10_000,
     heartbeatIntervalMs: 1_000,
-  };
+  });
   const cp = await startControlPlane(config, () => {});
   return {
     cp,

@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { type Config, loadConfig } from '@gpucloud/control-plane/config';
 import { type RunningControlPlane, startControlPlane } from '@gpucloud/control-plane/platform';
 import { ADMIN, ApiClient } from '@gpucloud/control-plane/test-harness';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { controlPlaneConfig } from './control-plane-config.js';
 import { createDatabase } from './databases.js';
 import { launchBrowser, WEB_DIST } from './platform.js';
 
@@ -21,20 +20,12 @@ beforeAll(async () => {
   if (!existsSync(path.join(WEB_DIST, 'index.html'))) {
     throw new Error(`the console is not built (${WEB_DIST}); run npm run build -w @gpucloud/web`);
   }
-  const defaults = loadConfig({
-    DATABASE_URL: 'postgres://set-below',
-    SECRET_KEY: randomBytes(32).toString('hex'),
-  });
-  const config: Config = {
-    ...defaults,
-    port: 0,
-    host: '127.0.0.1',
+  const config = controlPlaneConfig({
     databaseUrl: await createDatabase(inject('databaseUrl'), 'e2e'),
     adminUsername: ADMIN.username,
     adminPassword: ADMIN.password,
     webDist: WEB_DIST,
-    bootstrapNode: undefined,
-  };
+  });
   cp = await startControlPlane(config, () => {});
   const api = new ApiClient(cp.url);
   await api.login(ADMIN.username, ADMIN.password);
