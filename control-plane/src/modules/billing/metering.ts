@@ -21,11 +21,14 @@ const usageDescription = (containerName: string, rateFenPerHour: number) =>
 
 /**
  * A meter settled at `now`: its running time added, charged chargeFor(total) − charged so far
- * (never a sum of rounded pieces), still counting from `now` or closed.
+ * (never a sum of rounded pieces), still counting from `now` or closed. A settlement that took the
+ * meter's lock first may have billed past `now` already (its own clock read later): the meter then
+ * ends where that one billed to, with nothing added and nothing taken back (updated_at says where).
  */
 function settlementOf(m: MeterRow, now: Date, keepRunning: boolean) {
   const since = m.running_since;
-  const elapsed = since ? Math.max(0, now.getTime() - since.getTime()) : 0;
+  const end = since && since > now ? since : now;
+  const elapsed = since ? end.getTime() - since.getTime() : 0;
   const billedMs = Number(m.billed_ms) + elapsed;
   const due = Math.max(0, chargeFor(billedMs, m.rate_fen_per_hour) - Number(m.charged_fen));
   return {
@@ -34,8 +37,8 @@ function settlementOf(m: MeterRow, now: Date, keepRunning: boolean) {
     values: {
       billed_ms: billedMs,
       charged_fen: Number(m.charged_fen) + due,
-      running_since: keepRunning && since ? (since > now ? since : now) : null,
-      updated_at: now,
+      running_since: keepRunning && since ? end : null,
+      updated_at: end,
     },
   };
 }
