@@ -491,11 +491,20 @@ describe('a settlement pass', () => {
     const base = 20 * 3_600_000;
     const userId = await addUser('st_race', 10_000_000);
     const rate = 360_000;
-    const orderId = await addContainer({ id: 'st-race', userId, priceFen: rate, gpus: 1, startedAt: at(base) });
+    const orderId = await addContainer({
+      id: 'st-race',
+      userId,
+      priceFen: rate,
+      gpus: 1,
+      startedAt: at(base),
+    });
     await addMeter({ containerId: 'st-race', userId, orderId, rate, since: at(base) });
     const metering = cp.services.billing.metering;
     await metering.settleAll(at(base + 10_500));
-    const entries = await cp.knex('ledger_entries').where({ user_id: userId }).count<{ n: string }[]>({ n: '*' });
+    const entries = await cp
+      .knex('ledger_entries')
+      .where({ user_id: userId })
+      .count<{ n: string }[]>({ n: '*' });
     // The stop read its clock 6 ms before the settlement's, and took the lock after it.
     await metering.pause('st-race', at(base + 10_494));
     const meter = await cp.knex('container_meters').where({ container_id: 'st-race' }).first();
@@ -504,7 +513,10 @@ describe('a settlement pass', () => {
     expect(meter.updated_at.getTime()).toBe(at(base + 10_500).getTime());
     expect(Number(meter.charged_fen)).toBe(chargeFor(10_500, rate));
     // Nothing more charged, nothing taken back: no ledger row for the stop.
-    const after = await cp.knex('ledger_entries').where({ user_id: userId }).count<{ n: string }[]>({ n: '*' });
+    const after = await cp
+      .knex('ledger_entries')
+      .where({ user_id: userId })
+      .count<{ n: string }[]>({ n: '*' });
     expect(Number(after[0]?.n)).toBe(Number(entries[0]?.n));
   });
 });
