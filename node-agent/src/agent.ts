@@ -25,6 +25,7 @@ import { GpuRuntime } from './host/gpu-runtime.js';
 import { HostFacts, type StaticHostFacts } from './host/host-facts.js';
 import { collectHostInfo } from './host/host-info.js';
 import { ImageInventoryReader } from './images/image-inventory.js';
+import { ImageSaver } from './images/image-saver.js';
 import { type IptablesRunner, TenantFirewall } from './network/firewall.js';
 import { parseSubnetPool } from './network/subnet-pool.js';
 import { type NetworkEngine, TenantNetworks } from './network/tenant-networks.js';
@@ -211,6 +212,7 @@ export async function startAgent(options: AgentOptions, runtime: AgentRuntime = 
     volumes,
     occupiedPorts,
     images: new ImageInventoryReader(client, service.puller, log),
+    saver: new ImageSaver({ containers: service, toolboxPath: service.deps.settings.toolboxPath, log }),
     hostInfo: () =>
       collectHostInfo({
         facts,

@@ -215,6 +215,60 @@ export interface ImageSummary {
   createdUnix: number;
 }
 
+/** An image as the engine describes it (what a save reads of its base and of its commit). */
+export interface ImageDetails {
+  /** `sha256:…` */
+  id: string;
+  /** `repo@sha256:…` of every registry the image was pulled from or pushed to. */
+  repoDigests: string[];
+  /** Docker's image Config as inspect returns it (Env, Cmd, Entrypoint, Labels, User, ...). */
+  config: Record<string, unknown>;
+  architecture: string;
+  os: string;
+  variant: string;
+  /** The layers' diff ids, oldest first. */
+  diffIds: string[];
+  /** Uncompressed size of all its layers. */
+  sizeBytes: number;
+}
+
+/** One step of an image's history (`docker history`), newest first. */
+export interface ImageHistoryEntry {
+  createdUnix: number;
+  createdBy: string;
+  comment: string;
+  sizeBytes: number;
+}
+
+export interface CommitOptions {
+  /** Pause the container while its filesystem is read (default true; Docker's default). */
+  pause?: boolean;
+  /** Dockerfile instructions applied to the committed config (CMD, ENTRYPOINT, ENV, LABEL, ...). */
+  changes?: string[];
+  comment?: string;
+}
+
+/** A push's progress as Docker reports it, per layer (`id`: the layer's short id). */
+export interface PushProgress {
+  id: string;
+  status: string;
+  current: number;
+  total: number;
+}
+
+/**
+ * A short-lived container that reads an image: no network, no GPUs, a read-only root, little
+ * memory, no capabilities; it runs `command` (kept alive for execs) until it is removed.
+ */
+export interface SandboxDefinition {
+  image: string;
+  entrypoint: string[];
+  command: string[];
+  binds: BindMount[];
+  memoryBytes: number;
+  labels: Record<string, string>;
+}
+
 /** How containers get GPUs: CDI devices, or the toolkit's legacy runtime hook. */
 export type GpuDevicePath = 'cdi' | 'legacy';
 
@@ -278,8 +332,29 @@ export interface ContainerClient {
    * (`size=true`: Docker walks each layer, seconds on a big one; call it rarely).
    */
   writableLayerSizes(labels: string[]): Promise<Map<string, number>>;
-  /** Commits the container's filesystem; returns the image id. */
-  commitContainer(ref: string, repo: string, tag: string): Promise<string>;
+  /** Commits the container's filesystem (mounts excluded, as Docker does); returns the image id. */
+  commitContainer(ref: string, repo: string, tag: string, options?: CommitOptions): Promise<string>;
+  /** Undefined when there is no such image. */
+  imageDetails(ref: string): Promise<ImageDetails | undefined>;
+  /** `docker history`, newest first. */
+  imageHistory(ref: string): Promise<ImageHistoryEntry[]>;
+  /** Gives the image `source` the name `repo:tag`. */
+  tagImage(source: string, repo: string, tag: string): Promise<void>;
+  /** `docker load` of an archive (docker save format); layers the engine holds may be left out of it. */
+  loadImage(archive: Buffer): Promise<void>;
+  /** Pushes `ref` (repo:tag) with these credentials; returns the pushed manifest's digest. */
+  pushImage(
+    ref: string,
+    auth: RegistryCredentials | undefined,
+    onProgress: (progress: PushProgress) => void,
+    signal?: AbortSignal,
+  ): Promise<{ digest: string }>;
+  /** A tar of `path` in the container (running or not); undefined when there is no such path. */
+  getArchive(ref: string, path: string): Promise<Buffer | undefined>;
+  /** Extracts a tar into the folder `dir` of the container (running or not). */
+  putArchive(ref: string, dir: string, tar: Buffer): Promise<void>;
+  /** Creates and starts a sandbox container (see SandboxDefinition); returns Docker's id. */
+  startSandbox(definition: SandboxDefinition): Promise<string>;
   /** Runs a command to completion, feeding `stdin` when given. */
   exec(ref: string, command: string[], stdin?: string): Promise<ExecResult>;
   openInteractiveExec(

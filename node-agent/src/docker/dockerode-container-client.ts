@@ -8,6 +8,7 @@ import { TOOLBOX_SH } from '../containers/toolbox.js';
 import { AgentError } from '../errors.js';
 import type { TenantNetworkSpec, TenantNetworkSummary } from '../network/tenant-networks.js';
 import type {
+  CommitOptions,
   ContainerClient,
   ContainerDefinition,
   ContainerDetails,
@@ -17,13 +18,17 @@ import type {
   EngineVersion,
   ExecResult,
   ImageConfig,
+  ImageDetails,
+  ImageHistoryEntry,
   ImageSummary,
   InteractiveExec,
   LogMessage,
   LogOptions,
   OpenDockerStreams,
   PullProgress,
+  PushProgress,
   RegistryCredentials,
+  SandboxDefinition,
   StreamHandle,
 } from './container-client.js';
 import { buildCreateOptions } from './create-options.js';
@@ -396,19 +401,203 @@ export class DockerodeContainerClient implements ContainerClient {
     });
   }
 
-  commitContainer(ref: string, repo: string, tag: string): Promise<string> {
+  commitContainer(ref: string, repo: string, tag: string, options: CommitOptions = {}): Promise<string> {
     // Committing a big writable layer takes a while; give it the pull deadline.
     return this.call(
       `commit container ${ref}`,
       async (abortSignal) => {
-        const result: unknown = await this.docker
-          .getContainer(ref)
-          .commit({ repo, tag, pause: true, abortSignal });
+        const result: unknown = await this.docker.getContainer(ref).commit({
+          repo,
+          tag,
+          pause: options.pause ?? true,
+          // Docker joins the instructions with newlines itself; one query value is enough.
+          ...(options.changes && options.changes.length > 0 ? { changes: options.changes.join('\n') } : {}),
+          ...(options.comment ? { comment: options.comment } : {}),
+          abortSignal,
+        });
         const id = asRecord(result).Id;
         return typeof id === 'string' ? id : `${repo}:${tag}`;
       },
       this.options.pullTimeoutMs,
     );
+  }
+
+  imageDetails(ref: string): Promise<ImageDetails | undefined> {
+    return this.call(`inspect image ${ref}`, async () => {
+      try {
+        const image = asRecord(await this.docker.getImage(ref).inspect());
+        const rootFs = asRecord(image.RootFS);
+        return {
+          id: String(image.Id ?? ''),
+          repoDigests: stringList(image.RepoDigests),
+          config: asRecord(image.Config),
+          architecture: String(image.Architecture ?? ''),
+          os: String(image.Os ?? ''),
+          variant: typeof image.Variant === 'string' ? image.Variant : '',
+          diffIds: stringList(rootFs.Layers),
+          sizeBytes: Number(image.Size) || 0,
+        };
+      } catch (err) {
+        if (dockerStatus(err) === 404) return undefined;
+        throw err;
+      }
+    });
+  }
+
+  imageHistory(ref: string): Promise<ImageHistoryEntry[]> {
+    return this.call(`read the history of image ${ref}`, async () => {
+      const list: unknown = await this.docker.getImage(ref).history();
+      return (Array.isArray(list) ? list : []).map((entry) => {
+        const e = asRecord(entry);
+        return {
+          createdUnix: Number(e.Created) || 0,
+          createdBy: typeof e.CreatedBy === 'string' ? e.CreatedBy : '',
+          comment: typeof e.Comment === 'string' ? e.Comment : '',
+          sizeBytes: Number(e.Size) || 0,
+        };
+      });
+    });
+  }
+
+  tagImage(source: string, repo: string, tag: string): Promise<void> {
+    return this.call(`tag image ${source} as ${repo}:${tag}`, async (abortSignal) => {
+      await this.docker.getImage(source).tag({ repo, tag, abortSignal });
+    });
+  }
+
+  loadImage(archive: Buffer): Promise<void> {
+    return this.call(
+      'load image',
+      async (abortSignal) => {
+        const stream = await this.docker.loadImage(Readable.from([archive]), { quiet: true, abortSignal });
+        let failure: string | undefined;
+        stream.on(
+          'data',
+          jsonLineSplitter((value) => {
+            const line = asRecord(value);
+            if (typeof line.error === 'string') failure = line.error;
+          }),
+        );
+        await streamDone(stream, () => abortSignal.aborted);
+        if (failure) throw new AgentError('FAILED_PRECONDITION', `load image: ${failure}`);
+      },
+      this.options.pullTimeoutMs,
+    );
+  }
+
+  pushImage(
+    ref: string,
+    auth: RegistryCredentials | undefined,
+    onProgress: (progress: PushProgress) => void,
+    signal?: AbortSignal,
+  ): Promise<{ digest: string }> {
+    const what = `push image ${ref}`;
+    const slash = ref.lastIndexOf('/');
+    const colon = ref.lastIndexOf(':');
+    const [name, tag] = colon > slash ? [ref.slice(0, colon), ref.slice(colon + 1)] : [ref, 'latest'];
+    return this.call(
+      what,
+      async (deadline) => {
+        const abortSignal = signal ? AbortSignal.any([deadline, signal]) : deadline;
+        // Docker wants an auth header for every push, even to an open registry.
+        const authconfig = {
+          username: auth?.username ?? '',
+          password: auth?.password ?? '',
+          serveraddress: auth?.serverAddress || name.slice(0, name.indexOf('/')),
+        };
+        const stream = await this.docker.getImage(name).push({ tag, authconfig, abortSignal });
+        let failure: string | undefined;
+        let digest = '';
+        stream.on(
+          'data',
+          jsonLineSplitter((value) => {
+            const line = asRecord(value);
+            if (typeof line.error === 'string') {
+              failure = line.error;
+              return;
+            }
+            const aux = asRecord(line.aux);
+            if (typeof aux.Digest === 'string') digest = aux.Digest;
+            const detail = asRecord(line.progressDetail);
+            onProgress({
+              id: typeof line.id === 'string' ? line.id : '',
+              status: typeof line.status === 'string' ? line.status : '',
+              current: Number(detail.current) || 0,
+              total: Number(detail.total) || 0,
+            });
+          }),
+        );
+        await streamDone(stream, () => abortSignal.aborted);
+        if (signal?.aborted) throw new AgentError('CANCELLED', `${what}: cancelled`);
+        if (failure) throw new AgentError('FAILED_PRECONDITION', `${what}: ${failure}`);
+        if (!digest) throw new AgentError('INTERNAL', `${what}: the registry reported no digest`);
+        return { digest };
+      },
+      this.options.pullTimeoutMs,
+    );
+  }
+
+  getArchive(ref: string, path: string): Promise<Buffer | undefined> {
+    return this.call(`read ${path} of container ${ref}`, async (abortSignal) => {
+      try {
+        const stream = await this.docker.getContainer(ref).getArchive({ path, abortSignal });
+        const chunks: Buffer[] = [];
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+        await streamDone(stream, () => abortSignal.aborted);
+        return Buffer.concat(chunks);
+      } catch (err) {
+        if (dockerStatus(err) === 404) return undefined;
+        throw err;
+      }
+    });
+  }
+
+  putArchive(ref: string, dir: string, tar: Buffer): Promise<void> {
+    return this.call(`write into ${dir} of container ${ref}`, async (abortSignal) => {
+      await this.docker.getContainer(ref).putArchive(tar, { path: dir, abortSignal });
+    });
+  }
+
+  startSandbox(definition: SandboxDefinition): Promise<string> {
+    return this.call(`start a sandbox of ${definition.image}`, async (abortSignal) => {
+      const container = await this.docker.createContainer({
+        Image: definition.image,
+        Entrypoint: definition.entrypoint,
+        Cmd: definition.command,
+        Labels: definition.labels,
+        // Where the toolkit's runtime is Docker's default, an image's NVIDIA_VISIBLE_DEVICES=all
+        // would bring every GPU in: the sandbox names none.
+        Env: ['NVIDIA_VISIBLE_DEVICES=void'],
+        User: '0',
+        Tty: false,
+        HostConfig: {
+          NetworkMode: 'none',
+          ReadonlyRootfs: true,
+          Memory: definition.memoryBytes,
+          MemorySwap: definition.memoryBytes,
+          NanoCpus: 1_000_000_000,
+          PidsLimit: 64,
+          CapDrop: ['ALL'],
+          SecurityOpt: ['no-new-privileges:true'],
+          Tmpfs: { '/tmp': 'rw,nosuid,nodev,size=64m' },
+          Mounts: definition.binds.map((bind) => ({
+            Type: 'bind' as const,
+            Source: bind.source,
+            Target: bind.target,
+            ReadOnly: bind.readOnly,
+          })),
+          LogConfig: { Type: 'none', Config: {} },
+        },
+        abortSignal,
+      });
+      try {
+        await container.start({ abortSignal });
+      } catch (err) {
+        await container.remove({ force: true }).catch(() => undefined);
+        throw err;
+      }
+      return container.id;
+    });
   }
 
   exec(ref: string, command: string[], stdin?: string): Promise<ExecResult> {

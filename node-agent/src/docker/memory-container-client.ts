@@ -4,11 +4,13 @@
 // exec answers through a handler (exit code 0 by default), and the ports an image "serves" are
 // real TCP listeners on the published host ports that send the image's greeting to every new
 // connection (an SSH banner: the agent's readiness check reaches them as it reaches sshd).
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { AgentError } from '../errors.js';
+import { readTar } from '../images/tar.js';
 import type { NetworkEngine, TenantNetworkSpec, TenantNetworkSummary } from '../network/tenant-networks.js';
 import type {
+  CommitOptions,
   ContainerClient,
   ContainerDefinition,
   ContainerDetails,
@@ -19,13 +21,17 @@ import type {
   EngineVersion,
   ExecResult,
   ImageConfig,
+  ImageDetails,
+  ImageHistoryEntry,
   ImageSummary,
   InteractiveExec,
   LogMessage,
   LogOptions,
   OpenDockerStreams,
   PullProgress,
+  PushProgress,
   RegistryCredentials,
+  SandboxDefinition,
   StreamHandle,
 } from './container-client.js';
 
@@ -61,6 +67,11 @@ export interface MemoryContainerClientOptions {
 
 interface StoredImage {
   id: string;
+  repoDigests: string[];
+  labels: Record<string, string>;
+  diffIds: string[];
+  /** Newest first, as `docker history`. */
+  history: ImageHistoryEntry[];
   tags: Set<string>;
   config: ImageConfig;
   sizeBytes: number;
@@ -162,8 +173,20 @@ export class MemoryContainerClient implements ContainerClient, NetworkEngine {
     const ref = normaliseRef(image.ref);
     const existing = this.images.get(ref);
     if (existing) return existing.id;
+    const layer = `sha256:${hexId()}`;
     const stored: StoredImage = {
       id: `sha256:${hexId()}`,
+      repoDigests: [],
+      labels: {},
+      diffIds: [layer],
+      history: [
+        {
+          createdUnix: Math.floor(Date.now() / 1000),
+          createdBy: '',
+          comment: 'Imported from -',
+          sizeBytes: image.sizeBytes ?? 100 * 1024 ** 2,
+        },
+      ],
       tags: new Set([ref]),
       config: {
         entrypoint: image.config?.entrypoint ?? [],
@@ -504,16 +527,203 @@ export class MemoryContainerClient implements ContainerClient, NetworkEngine {
     this.require(ref, `measure ${ref}`).writableBytes = bytes;
   }
 
-  async commitContainer(ref: string, repo: string, tag: string): Promise<string> {
+  async commitContainer(ref: string, repo: string, tag: string, _options?: CommitOptions): Promise<string> {
     this.up();
     const c = this.require(ref, `commit container ${ref}`);
     const d = c.details;
-    return this.addImage({
+    const id = this.addImage({
       ref: `${repo}:${tag}`,
       config: { entrypoint: d.entrypoint, command: d.command, user: d.user, env: d.env },
       sizeBytes: c.image.sizeBytes + c.writableBytes,
       serves: c.image.serves,
     });
+    const stored = this.findImage(id);
+    if (stored) {
+      stored.diffIds = [...c.image.diffIds, `sha256:${hexId()}`];
+      stored.history = [
+        {
+          createdUnix: Math.floor(Date.now() / 1000),
+          createdBy: d.command.join(' '),
+          comment: '',
+          sizeBytes: c.writableBytes,
+        },
+        ...c.image.history,
+      ];
+    }
+    return id;
+  }
+
+  async imageDetails(ref: string): Promise<ImageDetails | undefined> {
+    this.up();
+    const image = this.findImage(ref);
+    if (!image) return undefined;
+    return {
+      id: image.id,
+      repoDigests: [...image.repoDigests],
+      config: {
+        Env: [...image.config.env],
+        Cmd: [...image.config.command],
+        Entrypoint: image.config.entrypoint.length > 0 ? [...image.config.entrypoint] : null,
+        User: image.config.user,
+        Labels: { ...image.labels },
+      },
+      architecture: 'amd64',
+      os: 'linux',
+      variant: '',
+      diffIds: [...image.diffIds],
+      sizeBytes: image.sizeBytes,
+    };
+  }
+
+  async imageHistory(ref: string): Promise<ImageHistoryEntry[]> {
+    this.up();
+    const image = this.findImage(ref);
+    if (!image) throw new AgentError('NOT_FOUND', `read the history of image ${ref}: No such image: ${ref}`);
+    return image.history.map((h) => ({ ...h }));
+  }
+
+  async tagImage(source: string, repo: string, tag: string): Promise<void> {
+    this.up();
+    const image = this.findImage(source);
+    if (!image) throw new AgentError('NOT_FOUND', `tag image ${source}: No such image: ${source}`);
+    const ref = normaliseRef(`${repo}:${tag}`);
+    this.images.get(ref)?.tags.delete(ref);
+    image.tags.add(ref);
+    this.images.set(ref, image);
+  }
+
+  /** Loads images whose layers the engine holds (an archive of configs, as a save writes them). */
+  async loadImage(archive: Buffer): Promise<void> {
+    this.up();
+    const files = new Map(readTar(archive).map((e) => [e.name, e.data]));
+    const manifest = JSON.parse(files.get('manifest.json')?.toString('utf8') ?? '[]') as Array<{
+      Config: string;
+      RepoTags?: string[];
+    }>;
+    const known = new Set([...this.images.values()].flatMap((i) => i.diffIds));
+    for (const entry of manifest) {
+      const raw = files.get(entry.Config);
+      if (!raw) throw new AgentError('FAILED_PRECONDITION', `load image: no ${entry.Config} in the archive`);
+      const config = JSON.parse(raw.toString('utf8')) as {
+        config?: Record<string, unknown>;
+        rootfs?: { diff_ids?: string[] };
+        history?: Array<{ created?: string; created_by?: string; comment?: string; empty_layer?: boolean }>;
+      };
+      const diffIds = config.rootfs?.diff_ids ?? [];
+      const missing = diffIds.filter((d) => !known.has(d));
+      if (missing.length > 0) {
+        throw new AgentError(
+          'FAILED_PRECONDITION',
+          `load image: layer ${missing[0]} is neither held nor in the archive`,
+        );
+      }
+      const c = config.config ?? {};
+      const list = (v: unknown) => (Array.isArray(v) ? v.map(String) : []);
+      const like = [...this.images.values()].find((i) => i.diffIds.join() === diffIds.join());
+      for (const tag of entry.RepoTags ?? []) {
+        this.images.get(normaliseRef(tag))?.tags.delete(normaliseRef(tag));
+        this.images.delete(normaliseRef(tag));
+        this.addImage({
+          ref: tag,
+          config: {
+            env: list(c.Env),
+            command: list(c.Cmd),
+            entrypoint: list(c.Entrypoint),
+            user: String(c.User ?? ''),
+          },
+          sizeBytes: like?.sizeBytes ?? 0,
+          serves: like?.serves ?? {},
+        });
+        const stored = this.findImage(tag);
+        if (stored) {
+          stored.id = `sha256:${createHash('sha256').update(raw).digest('hex')}`;
+          stored.diffIds = [...diffIds];
+          stored.labels = { ...((c.Labels as Record<string, string> | undefined) ?? {}) };
+          stored.history = (config.history ?? [])
+            .map((h) => ({
+              createdUnix: Math.floor(Date.parse(h.created ?? '') / 1000) || 0,
+              createdBy: h.created_by ?? '',
+              comment: h.comment ?? '',
+              sizeBytes: h.empty_layer
+                ? 0
+                : (like?.history.find((x) => x.createdBy === h.created_by)?.sizeBytes ?? 0),
+            }))
+            .reverse();
+        }
+      }
+    }
+  }
+
+  /** Pushes into the in-memory registry (a pull of `ref` then finds it); the digest is the image's id. */
+  async pushImage(
+    ref: string,
+    _auth: RegistryCredentials | undefined,
+    onProgress: (progress: PushProgress) => void,
+    signal?: AbortSignal,
+  ): Promise<{ digest: string }> {
+    this.up();
+    const image = this.findImage(ref);
+    if (!image)
+      throw new AgentError(
+        'FAILED_PRECONDITION',
+        `push image ${ref}: An image does not exist locally with the tag: ${ref}`,
+      );
+    if (signal?.aborted) throw new AgentError('CANCELLED', `push image ${ref}: cancelled`);
+    onProgress({
+      id: 'layer',
+      status: 'Pushing',
+      current: Math.floor(image.sizeBytes / 2),
+      total: image.sizeBytes,
+    });
+    onProgress({ id: 'layer', status: 'Pushed', current: image.sizeBytes, total: image.sizeBytes });
+    const digest = image.id;
+    const repo = ref.slice(
+      0,
+      ref.lastIndexOf(':') > ref.lastIndexOf('/') ? ref.lastIndexOf(':') : ref.length,
+    );
+    const offered: MemoryImage = {
+      ref,
+      config: image.config,
+      sizeBytes: image.sizeBytes,
+      serves: image.serves,
+    };
+    this.registry.set(normaliseRef(ref), offered);
+    this.registry.set(`${repo}@${digest}`, { ...offered, ref: `${repo}@${digest}` });
+    image.repoDigests.push(`${repo}@${digest}`);
+    return { digest };
+  }
+
+  /** The engine keeps no files: every path is absent. */
+  async getArchive(ref: string, _path: string): Promise<Buffer | undefined> {
+    this.up();
+    this.require(ref, `read an archive of ${ref}`);
+    return undefined;
+  }
+
+  /** The engine keeps no files: what is written is dropped. */
+  async putArchive(ref: string, _dir: string, _tar: Buffer): Promise<void> {
+    this.up();
+    this.require(ref, `write an archive into ${ref}`);
+  }
+
+  /** A running container of the image (its execs answer through the exec handler). */
+  async startSandbox(definition: SandboxDefinition): Promise<string> {
+    const id = await this.createContainer({
+      name: `sandbox-${hexId().slice(0, 12)}`,
+      image: definition.image,
+      env: [],
+      labels: { ...definition.labels },
+      command: definition.command,
+      entrypoint: definition.entrypoint,
+      ports: [],
+      binds: definition.binds,
+      nvidiaDeviceIds: [],
+      resources: { memoryBytes: definition.memoryBytes, nanoCpus: 0, pidsLimit: 64, shmSizeBytes: 0 },
+      logLimits: { maxSize: '1m', maxFiles: 1 },
+      networkMode: 'none',
+    });
+    await this.startContainer(id);
+    return id;
   }
 
   // ------------------------------------------------------------------ processes and output

@@ -5,6 +5,7 @@ import { errorMessage } from '../errors.js';
 import type { WatchDeps } from '../events/event-watch.js';
 import type { HostInfoData } from '../host/host-info.js';
 import type { ImageInventoryReader } from '../images/image-inventory.js';
+import type { ImageSaver } from '../images/image-saver.js';
 import type { OccupiedPorts } from '../ports/occupied-ports.js';
 import type { VolumeStore } from '../volumes/volume-store.js';
 import { isAuthorized } from './auth.js';
@@ -16,6 +17,8 @@ export interface RpcDeps {
   volumes: VolumeStore;
   occupiedPorts: OccupiedPorts;
   images: ImageInventoryReader;
+  /** SaveImage and RemoveImage. */
+  saver: ImageSaver;
   hostInfo: () => Promise<HostInfoData>;
   watch: WatchDeps;
   defaultHeartbeatIntervalMs: number;

@@ -14,10 +14,59 @@ const MIN_INTERVAL_MS = 100;
 const CONSOLE_EOF_GRACE_MS = 5000;
 const IMAGE_REF = /^[A-Za-z0-9][A-Za-z0-9._/:@-]{0,254}$/;
 
-type StreamMethods = 'WatchEvents' | 'StreamLogs' | 'Console' | 'PullImage';
+type StreamMethods = 'WatchEvents' | 'StreamLogs' | 'Console' | 'PullImage' | 'SaveImage';
 
 export function streamHandlers(deps: RpcDeps): Pick<NodeAgentHandlers, StreamMethods> {
   return {
+    // Progress while it works; the last message has `done` and the result. A cancelled call
+    // stops the push; the container is left as it was either way.
+    SaveImage: authorizedStream(deps, 'SaveImage', (call) => {
+      const req = call.request;
+      const controller = new AbortController();
+      call.on('cancelled', () => controller.abort());
+      trackStream(deps, call, () => controller.abort());
+      const auth = registryAuthFromProto(req.auth);
+      deps.saver
+        .save(
+          {
+            containerId: req.containerId,
+            repository: req.repository,
+            tag: req.tag,
+            ...(auth ? { auth } : {}),
+            baseImage: req.baseImage,
+            description: req.description,
+          },
+          (p) => {
+            if (p.phase === 'done' || controller.signal.aborted) return;
+            call.write({
+              phase: p.phase,
+              percent: p.percent,
+              bytesDone: p.bytesDone,
+              bytesTotal: p.bytesTotal,
+              done: false,
+            });
+          },
+          controller.signal,
+        )
+        .then(
+          (result) => {
+            call.write({
+              phase: 'done',
+              percent: 100,
+              done: true,
+              digest: result.digest,
+              sizeBytes: result.sizeBytes,
+              contentsJson: JSON.stringify(result.contents),
+            });
+            call.end();
+          },
+          (err: unknown) => {
+            if (controller.signal.aborted) return;
+            failStream(deps, 'SaveImage', call, err);
+          },
+        );
+    }),
+
     WatchEvents: authorizedStream(deps, 'WatchEvents', (call) => {
       const { heartbeatIntervalMs, gpuSampleIntervalMs } = call.request;
       const stop = watchEvents(

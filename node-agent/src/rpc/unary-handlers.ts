@@ -28,11 +28,14 @@ type UnaryMethods =
   | 'DeleteVolume'
   | 'RenameVolume'
   | 'GetVolumeUsage'
-  | 'ListVolumes';
+  | 'ListVolumes'
+  | 'RemoveImage';
 
 export function unaryHandlers(deps: RpcDeps): Pick<NodeAgentHandlers, UnaryMethods> {
   const { containers, volumes } = deps;
   return {
+    RemoveImage: unary(deps, 'RemoveImage', async (req) => ({ removed: await deps.saver.remove(req.image) })),
+
     GetHostInfo: unary(deps, 'GetHostInfo', async () => hostInfoToProto(await deps.hostInfo())),
 
     CreateContainer: unary(deps, 'CreateContainer', async (req) => {

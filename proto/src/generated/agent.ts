@@ -39,10 +39,14 @@ import type { ReconfigureContainerRequest as _gpucloud_agent_v1_ReconfigureConta
 import type { RegistryAuth as _gpucloud_agent_v1_RegistryAuth, RegistryAuth__Output as _gpucloud_agent_v1_RegistryAuth__Output } from './gpucloud/agent/v1/RegistryAuth';
 import type { RemoveContainerRequest as _gpucloud_agent_v1_RemoveContainerRequest, RemoveContainerRequest__Output as _gpucloud_agent_v1_RemoveContainerRequest__Output } from './gpucloud/agent/v1/RemoveContainerRequest';
 import type { RemoveContainerResponse as _gpucloud_agent_v1_RemoveContainerResponse, RemoveContainerResponse__Output as _gpucloud_agent_v1_RemoveContainerResponse__Output } from './gpucloud/agent/v1/RemoveContainerResponse';
+import type { RemoveImageRequest as _gpucloud_agent_v1_RemoveImageRequest, RemoveImageRequest__Output as _gpucloud_agent_v1_RemoveImageRequest__Output } from './gpucloud/agent/v1/RemoveImageRequest';
+import type { RemoveImageResponse as _gpucloud_agent_v1_RemoveImageResponse, RemoveImageResponse__Output as _gpucloud_agent_v1_RemoveImageResponse__Output } from './gpucloud/agent/v1/RemoveImageResponse';
 import type { RenameVolumeRequest as _gpucloud_agent_v1_RenameVolumeRequest, RenameVolumeRequest__Output as _gpucloud_agent_v1_RenameVolumeRequest__Output } from './gpucloud/agent/v1/RenameVolumeRequest';
 import type { ResetPasswordRequest as _gpucloud_agent_v1_ResetPasswordRequest, ResetPasswordRequest__Output as _gpucloud_agent_v1_ResetPasswordRequest__Output } from './gpucloud/agent/v1/ResetPasswordRequest';
 import type { ResetPasswordResponse as _gpucloud_agent_v1_ResetPasswordResponse, ResetPasswordResponse__Output as _gpucloud_agent_v1_ResetPasswordResponse__Output } from './gpucloud/agent/v1/ResetPasswordResponse';
 import type { Resources as _gpucloud_agent_v1_Resources, Resources__Output as _gpucloud_agent_v1_Resources__Output } from './gpucloud/agent/v1/Resources';
+import type { SaveImageProgress as _gpucloud_agent_v1_SaveImageProgress, SaveImageProgress__Output as _gpucloud_agent_v1_SaveImageProgress__Output } from './gpucloud/agent/v1/SaveImageProgress';
+import type { SaveImageRequest as _gpucloud_agent_v1_SaveImageRequest, SaveImageRequest__Output as _gpucloud_agent_v1_SaveImageRequest__Output } from './gpucloud/agent/v1/SaveImageRequest';
 import type { StartContainerRequest as _gpucloud_agent_v1_StartContainerRequest, StartContainerRequest__Output as _gpucloud_agent_v1_StartContainerRequest__Output } from './gpucloud/agent/v1/StartContainerRequest';
 import type { StopContainerRequest as _gpucloud_agent_v1_StopContainerRequest, StopContainerRequest__Output as _gpucloud_agent_v1_StopContainerRequest__Output } from './gpucloud/agent/v1/StopContainerRequest';
 import type { StreamLogsRequest as _gpucloud_agent_v1_StreamLogsRequest, StreamLogsRequest__Output as _gpucloud_agent_v1_StreamLogsRequest__Output } from './gpucloud/agent/v1/StreamLogsRequest';
@@ -99,10 +103,14 @@ export interface ProtoGrpcType {
         RegistryAuth: MessageTypeDefinition<_gpucloud_agent_v1_RegistryAuth, _gpucloud_agent_v1_RegistryAuth__Output>
         RemoveContainerRequest: MessageTypeDefinition<_gpucloud_agent_v1_RemoveContainerRequest, _gpucloud_agent_v1_RemoveContainerRequest__Output>
         RemoveContainerResponse: MessageTypeDefinition<_gpucloud_agent_v1_RemoveContainerResponse, _gpucloud_agent_v1_RemoveContainerResponse__Output>
+        RemoveImageRequest: MessageTypeDefinition<_gpucloud_agent_v1_RemoveImageRequest, _gpucloud_agent_v1_RemoveImageRequest__Output>
+        RemoveImageResponse: MessageTypeDefinition<_gpucloud_agent_v1_RemoveImageResponse, _gpucloud_agent_v1_RemoveImageResponse__Output>
         RenameVolumeRequest: MessageTypeDefinition<_gpucloud_agent_v1_RenameVolumeRequest, _gpucloud_agent_v1_RenameVolumeRequest__Output>
         ResetPasswordRequest: MessageTypeDefinition<_gpucloud_agent_v1_ResetPasswordRequest, _gpucloud_agent_v1_ResetPasswordRequest__Output>
         ResetPasswordResponse: MessageTypeDefinition<_gpucloud_agent_v1_ResetPasswordResponse, _gpucloud_agent_v1_ResetPasswordResponse__Output>
         Resources: MessageTypeDefinition<_gpucloud_agent_v1_Resources, _gpucloud_agent_v1_Resources__Output>
+        SaveImageProgress: MessageTypeDefinition<_gpucloud_agent_v1_SaveImageProgress, _gpucloud_agent_v1_SaveImageProgress__Output>
+        SaveImageRequest: MessageTypeDefinition<_gpucloud_agent_v1_SaveImageRequest, _gpucloud_agent_v1_SaveImageRequest__Output>
         StartContainerRequest: MessageTypeDefinition<_gpucloud_agent_v1_StartContainerRequest, _gpucloud_agent_v1_StartContainerRequest__Output>
         StopContainerRequest: MessageTypeDefinition<_gpucloud_agent_v1_StopContainerRequest, _gpucloud_agent_v1_StopContainerRequest__Output>
         StreamLogsRequest: MessageTypeDefinition<_gpucloud_agent_v1_StreamLogsRequest, _gpucloud_agent_v1_StreamLogsRequest__Output>

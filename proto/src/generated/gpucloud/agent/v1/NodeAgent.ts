@@ -27,9 +27,13 @@ import type { PullImageRequest as _gpucloud_agent_v1_PullImageRequest, PullImage
 import type { ReconfigureContainerRequest as _gpucloud_agent_v1_ReconfigureContainerRequest, ReconfigureContainerRequest__Output as _gpucloud_agent_v1_ReconfigureContainerRequest__Output } from '../../../gpucloud/agent/v1/ReconfigureContainerRequest';
 import type { RemoveContainerRequest as _gpucloud_agent_v1_RemoveContainerRequest, RemoveContainerRequest__Output as _gpucloud_agent_v1_RemoveContainerRequest__Output } from '../../../gpucloud/agent/v1/RemoveContainerRequest';
 import type { RemoveContainerResponse as _gpucloud_agent_v1_RemoveContainerResponse, RemoveContainerResponse__Output as _gpucloud_agent_v1_RemoveContainerResponse__Output } from '../../../gpucloud/agent/v1/RemoveContainerResponse';
+import type { RemoveImageRequest as _gpucloud_agent_v1_RemoveImageRequest, RemoveImageRequest__Output as _gpucloud_agent_v1_RemoveImageRequest__Output } from '../../../gpucloud/agent/v1/RemoveImageRequest';
+import type { RemoveImageResponse as _gpucloud_agent_v1_RemoveImageResponse, RemoveImageResponse__Output as _gpucloud_agent_v1_RemoveImageResponse__Output } from '../../../gpucloud/agent/v1/RemoveImageResponse';
 import type { RenameVolumeRequest as _gpucloud_agent_v1_RenameVolumeRequest, RenameVolumeRequest__Output as _gpucloud_agent_v1_RenameVolumeRequest__Output } from '../../../gpucloud/agent/v1/RenameVolumeRequest';
 import type { ResetPasswordRequest as _gpucloud_agent_v1_ResetPasswordRequest, ResetPasswordRequest__Output as _gpucloud_agent_v1_ResetPasswordRequest__Output } from '../../../gpucloud/agent/v1/ResetPasswordRequest';
 import type { ResetPasswordResponse as _gpucloud_agent_v1_ResetPasswordResponse, ResetPasswordResponse__Output as _gpucloud_agent_v1_ResetPasswordResponse__Output } from '../../../gpucloud/agent/v1/ResetPasswordResponse';
+import type { SaveImageProgress as _gpucloud_agent_v1_SaveImageProgress, SaveImageProgress__Output as _gpucloud_agent_v1_SaveImageProgress__Output } from '../../../gpucloud/agent/v1/SaveImageProgress';
+import type { SaveImageRequest as _gpucloud_agent_v1_SaveImageRequest, SaveImageRequest__Output as _gpucloud_agent_v1_SaveImageRequest__Output } from '../../../gpucloud/agent/v1/SaveImageRequest';
 import type { StartContainerRequest as _gpucloud_agent_v1_StartContainerRequest, StartContainerRequest__Output as _gpucloud_agent_v1_StartContainerRequest__Output } from '../../../gpucloud/agent/v1/StartContainerRequest';
 import type { StopContainerRequest as _gpucloud_agent_v1_StopContainerRequest, StopContainerRequest__Output as _gpucloud_agent_v1_StopContainerRequest__Output } from '../../../gpucloud/agent/v1/StopContainerRequest';
 import type { StreamLogsRequest as _gpucloud_agent_v1_StreamLogsRequest, StreamLogsRequest__Output as _gpucloud_agent_v1_StreamLogsRequest__Output } from '../../../gpucloud/agent/v1/StreamLogsRequest';
@@ -156,6 +160,15 @@ export interface NodeAgentClient extends grpc.Client {
   removeContainer(argument: _gpucloud_agent_v1_RemoveContainerRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gpucloud_agent_v1_RemoveContainerResponse__Output>): grpc.ClientUnaryCall;
   removeContainer(argument: _gpucloud_agent_v1_RemoveContainerRequest, callback: grpc.requestCallback<_gpucloud_agent_v1_RemoveContainerResponse__Output>): grpc.ClientUnaryCall;
   
+  RemoveImage(argument: _gpucloud_agent_v1_RemoveImageRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gpucloud_agent_v1_RemoveImageResponse__Output>): grpc.ClientUnaryCall;
+  RemoveImage(argument: _gpucloud_agent_v1_RemoveImageRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gpucloud_agent_v1_RemoveImageResponse__Output>): grpc.ClientUnaryCall;
+  RemoveImage(argument: _gpucloud_agent_v1_RemoveImageRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gpucloud_agent_v1_RemoveImageResponse__Output>): grpc.ClientUnaryCall;
+  RemoveImage(argument: _gpucloud_agent_v1_RemoveImageRequest, callback: grpc.requestCallback<_gpucloud_agent_v1_RemoveImageResponse__Output>): grpc.ClientUnaryCall;
+  removeImage(argument: _gpucloud_agent_v1_RemoveImageRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gpucloud_agent_v1_RemoveImageResponse__Output>): grpc.ClientUnaryCall;
+  removeImage(argument: _gpucloud_agent_v1_RemoveImageRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gpucloud_agent_v1_RemoveImageResponse__Output>): grpc.ClientUnaryCall;
+  removeImage(argument: _gpucloud_agent_v1_RemoveImageRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gpucloud_agent_v1_RemoveImageResponse__Output>): grpc.ClientUnaryCall;
+  removeImage(argument: _gpucloud_agent_v1_RemoveImageRequest, callback: grpc.requestCallback<_gpucloud_agent_v1_RemoveImageResponse__Output>): grpc.ClientUnaryCall;
+  
   RenameVolume(argument: _gpucloud_agent_v1_RenameVolumeRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gpucloud_agent_v1_Volume__Output>): grpc.ClientUnaryCall;
   RenameVolume(argument: _gpucloud_agent_v1_RenameVolumeRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gpucloud_agent_v1_Volume__Output>): grpc.ClientUnaryCall;
   RenameVolume(argument: _gpucloud_agent_v1_RenameVolumeRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gpucloud_agent_v1_Volume__Output>): grpc.ClientUnaryCall;
@@ -173,6 +186,11 @@ export interface NodeAgentClient extends grpc.Client {
   resetPassword(argument: _gpucloud_agent_v1_ResetPasswordRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gpucloud_agent_v1_ResetPasswordResponse__Output>): grpc.ClientUnaryCall;
   resetPassword(argument: _gpucloud_agent_v1_ResetPasswordRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gpucloud_agent_v1_ResetPasswordResponse__Output>): grpc.ClientUnaryCall;
   resetPassword(argument: _gpucloud_agent_v1_ResetPasswordRequest, callback: grpc.requestCallback<_gpucloud_agent_v1_ResetPasswordResponse__Output>): grpc.ClientUnaryCall;
+  
+  SaveImage(argument: _gpucloud_agent_v1_SaveImageRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_gpucloud_agent_v1_SaveImageProgress__Output>;
+  SaveImage(argument: _gpucloud_agent_v1_SaveImageRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_gpucloud_agent_v1_SaveImageProgress__Output>;
+  saveImage(argument: _gpucloud_agent_v1_SaveImageRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_gpucloud_agent_v1_SaveImageProgress__Output>;
+  saveImage(argument: _gpucloud_agent_v1_SaveImageRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_gpucloud_agent_v1_SaveImageProgress__Output>;
   
   StartContainer(argument: _gpucloud_agent_v1_StartContainerRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gpucloud_agent_v1_ContainerInfo__Output>): grpc.ClientUnaryCall;
   StartContainer(argument: _gpucloud_agent_v1_StartContainerRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gpucloud_agent_v1_ContainerInfo__Output>): grpc.ClientUnaryCall;
@@ -233,9 +251,13 @@ export interface NodeAgentHandlers extends grpc.UntypedServiceImplementation {
   
   RemoveContainer: grpc.handleUnaryCall<_gpucloud_agent_v1_RemoveContainerRequest__Output, _gpucloud_agent_v1_RemoveContainerResponse>;
   
+  RemoveImage: grpc.handleUnaryCall<_gpucloud_agent_v1_RemoveImageRequest__Output, _gpucloud_agent_v1_RemoveImageResponse>;
+  
   RenameVolume: grpc.handleUnaryCall<_gpucloud_agent_v1_RenameVolumeRequest__Output, _gpucloud_agent_v1_Volume>;
   
   ResetPassword: grpc.handleUnaryCall<_gpucloud_agent_v1_ResetPasswordRequest__Output, _gpucloud_agent_v1_ResetPasswordResponse>;
+  
+  SaveImage: grpc.handleServerStreamingCall<_gpucloud_agent_v1_SaveImageRequest__Output, _gpucloud_agent_v1_SaveImageProgress>;
   
   StartContainer: grpc.handleUnaryCall<_gpucloud_agent_v1_StartContainerRequest__Output, _gpucloud_agent_v1_ContainerInfo>;
   
@@ -262,8 +284,10 @@ export interface NodeAgentDefinition extends grpc.ServiceDefinition {
   PullImage: MethodDefinition<_gpucloud_agent_v1_PullImageRequest, _gpucloud_agent_v1_PullImageProgress, _gpucloud_agent_v1_PullImageRequest__Output, _gpucloud_agent_v1_PullImageProgress__Output>
   ReconfigureContainer: MethodDefinition<_gpucloud_agent_v1_ReconfigureContainerRequest, _gpucloud_agent_v1_ContainerInfo, _gpucloud_agent_v1_ReconfigureContainerRequest__Output, _gpucloud_agent_v1_ContainerInfo__Output>
   RemoveContainer: MethodDefinition<_gpucloud_agent_v1_RemoveContainerRequest, _gpucloud_agent_v1_RemoveContainerResponse, _gpucloud_agent_v1_RemoveContainerRequest__Output, _gpucloud_agent_v1_RemoveContainerResponse__Output>
+  RemoveImage: MethodDefinition<_gpucloud_agent_v1_RemoveImageRequest, _gpucloud_agent_v1_RemoveImageResponse, _gpucloud_agent_v1_RemoveImageRequest__Output, _gpucloud_agent_v1_RemoveImageResponse__Output>
   RenameVolume: MethodDefinition<_gpucloud_agent_v1_RenameVolumeRequest, _gpucloud_agent_v1_Volume, _gpucloud_agent_v1_RenameVolumeRequest__Output, _gpucloud_agent_v1_Volume__Output>
   ResetPassword: MethodDefinition<_gpucloud_agent_v1_ResetPasswordRequest, _gpucloud_agent_v1_ResetPasswordResponse, _gpucloud_agent_v1_ResetPasswordRequest__Output, _gpucloud_agent_v1_ResetPasswordResponse__Output>
+  SaveImage: MethodDefinition<_gpucloud_agent_v1_SaveImageRequest, _gpucloud_agent_v1_SaveImageProgress, _gpucloud_agent_v1_SaveImageRequest__Output, _gpucloud_agent_v1_SaveImageProgress__Output>
   StartContainer: MethodDefinition<_gpucloud_agent_v1_StartContainerRequest, _gpucloud_agent_v1_ContainerInfo, _gpucloud_agent_v1_StartContainerRequest__Output, _gpucloud_agent_v1_ContainerInfo__Output>
   StopContainer: MethodDefinition<_gpucloud_agent_v1_StopContainerRequest, _gpucloud_agent_v1_ContainerInfo, _gpucloud_agent_v1_StopContainerRequest__Output, _gpucloud_agent_v1_ContainerInfo__Output>
   StreamLogs: MethodDefinition<_gpucloud_agent_v1_StreamLogsRequest, _gpucloud_agent_v1_LogChunk, _gpucloud_agent_v1_StreamLogsRequest__Output, _gpucloud_agent_v1_LogChunk__Output>
