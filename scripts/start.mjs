@@ -2,6 +2,7 @@
 // `npm start`: the whole platform on this machine — embedded PostgreSQL (backed up daily), a
 // local node agent on the local Docker engine, and the control plane serving the console; the
 // agent and the control plane are restarted when they crash.
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { forgetPid, processArgs, readPid, recordedPid, recordPid, stopLeftover } from './lib/leftovers.mjs';
@@ -185,6 +186,19 @@ try {
 }
 if (stopping) await new Promise(() => {}); // shutdown() ends the process
 
+/**
+ * Where saved images go, as the control plane decides it (control-plane/src/registry-settings.ts):
+ * REGISTRY_URL, else the embedded docker-registry where it is installed, else none.
+ */
+function registryLine() {
+  if (/^off$/i.test(process.env.REGISTRY ?? '')) return '已关闭 (REGISTRY=off)，"保存镜像"不可用';
+  if (process.env.REGISTRY_URL) return `${process.env.REGISTRY_URL} (REGISTRY_URL)`;
+  const binary = process.env.REGISTRY_BINARY || '/usr/bin/docker-registry';
+  if (!existsSync(binary))
+    return '未配置，"保存镜像"不可用 (apt-get install docker-registry，或设置 REGISTRY_URL)';
+  return `127.0.0.1:${process.env.REGISTRY_PORT || 5000} (内置 docker-registry，数据: ${process.env.REGISTRY_DATA_DIR ?? path.join(DATA_DIR, 'registry')})`;
+}
+
 function launch(name, script, args, env) {
   // Supervised, as systemd does with Restart=always in production: a crashed agent or control
   // plane comes back, and users' containers (kept by Docker) and the rest keep running.
@@ -241,6 +255,8 @@ launch('control-plane', 'control-plane/src/main.ts', [], {
   BOOTSTRAP_NODE_TOKEN: secrets.agentToken,
   BOOTSTRAP_NODE_REGION: process.env.NODE_REGION ?? '本地',
   BOOTSTRAP_NODE_PUBLIC_HOST: publicHost,
+  // The embedded image registry keeps its images with the rest of this data folder.
+  REGISTRY_DATA_DIR: process.env.REGISTRY_DATA_DIR ?? path.join(DATA_DIR, 'registry'),
 });
 
 const deadline = Date.now() + 60_000;
@@ -263,6 +279,7 @@ if (stopping) {
   log(`  控制台:   http://localhost:${port}`);
   log(`  管理员:   ${adminUsername} / ${adminPassword}`);
   log(`  本地节点: 127.0.0.1:${agentPort}${simulate ? ' (模拟 GPU: 本机没有 NVIDIA GPU)' : ''}`);
+  log(`  镜像仓库: ${registryLine()}`);
   if (backups) log(`  数据库备份: ${path.join(DATA_DIR, 'backups')} (每天一次，保留最近 7 份)`);
   log('  按 Ctrl+C 停止');
 }

@@ -22,6 +22,8 @@ import type * as products from './modules/cloud-products/contract.js';
 import type * as productRequests from './modules/cloud-products/schema.js';
 import type * as containers from './modules/containers/contract.js';
 import type * as containerRequests from './modules/containers/schema.js';
+import type * as images from './modules/images/contract.js';
+import type * as imageRequests from './modules/images/schema.js';
 import type * as mcp from './modules/mcp/contract.js';
 import type * as mcpRequests from './modules/mcp/schema.js';
 import type * as messages from './modules/messages/contract.js';
@@ -84,6 +86,31 @@ export type ImageCategory = (typeof catalogueRequests.IMAGE_CATEGORIES)[number];
 export type DeployAnswer = Reply<typeof apps.deployReply>;
 /** Body of POST /api/apps/deploy. */
 export type DeployPayload = Body<typeof appsRequests.deploySchema>;
+
+// ------------------------------------------------------------------ my images (我的镜像, 保存镜像, admin)
+
+/** A user's saved image (保存镜像); not the app market's AppImage. */
+export type UserImage = Reply<typeof images.imageReply>;
+export type UserImageStatus = UserImage['status'];
+/** GET /api/images/{id}: the image and what is inside it (the list is GET /api/images/mine). */
+export type UserImageDetail = Reply<typeof images.imageDetailReply>;
+export type UserImageList = Reply<typeof images.imagesReply>;
+export type ImageQuota = Reply<typeof images.imageQuota>;
+export type ImageContents = Reply<typeof images.imageContents>;
+export type ImageLayer = ImageContents['layers'][number];
+export type PackageVersion = Reply<typeof images.packageVersion>;
+export type PackageDiff = Reply<typeof images.packageDiff>;
+export type ImageCompare = Reply<typeof images.imageCompareReply>;
+export type SavedUserImage = Reply<typeof images.saveImageReply>;
+export type AdminUserImage = Reply<typeof images.adminImageReply>;
+/** Body of POST /api/containers/{id}/save-image. */
+export type SaveImageInput = Body<typeof imageRequests.saveImageSchema>;
+/** Body of PATCH /api/images/{id}. */
+export type UpdateImageInput = Body<typeof imageRequests.updateImageSchema>;
+/** Body of POST /api/admin/images/{id}/publish. */
+export type PublishImageInput = Body<typeof imageRequests.publishImageSchema>;
+/** Body of PUT /api/admin/users/{id}/image-quota. */
+export type ImageQuotaInput = Body<typeof imageRequests.imageQuotaSchema>;
 
 // ------------------------------------------------------------------ billing (费用中心, admin money)
 

@@ -25,6 +25,11 @@ import type { PurchaseService } from './modules/containers/purchase-service.js';
 import { containerAdminRoutes, containerRoutes } from './modules/containers/routes.js';
 import type { ContainersService } from './modules/containers/service.js';
 import { containerWsRoutes } from './modules/containers/ws-routes.js';
+import { imageAdminRoutes } from './modules/images/admin-routes.js';
+import { registryRoutes } from './modules/images/registry-routes.js';
+import type { PlatformRegistry } from './modules/images/registry-service.js';
+import { imageRoutes } from './modules/images/routes.js';
+import type { ImagesService } from './modules/images/service.js';
 import { mcpContainerRoutes } from './modules/mcp/routes.js';
 import { MCP_SERVER_PATH, mcpJsonParseError, mcpServerRoutes } from './modules/mcp/server-routes.js';
 import type { McpService } from './modules/mcp/service.js';
@@ -51,6 +56,9 @@ export interface AppDeps {
   mcp: McpService;
   nodeImages: NodeImagesService;
   agents: AgentPool;
+  /** The image registry; its token endpoint is GET /api/registry/token. */
+  registry: PlatformRegistry;
+  images: ImagesService;
   webDist?: string | undefined;
   /** Which peers' X-Forwarded-* headers are believed (TRUST_PROXY); none when unset. */
   trustProxy?: TrustProxy | undefined;
@@ -69,6 +77,9 @@ export function apiRouters(deps: AppDeps) {
     mcpContainerRoutes(deps.mcp),
     mcpServerRoutes({ mcp: deps.mcp, apiKeys: deps.accounts.apiKeys, log: deps.log }),
     storageRoutes(deps.storage),
+    registryRoutes(deps.registry),
+    imageRoutes(deps.images),
+    imageAdminRoutes(deps.images),
     catalogueAdminRoutes(deps.catalogue),
     cloudProductAdminRoutes(deps.products),
     containerAdminRoutes(deps.containers),

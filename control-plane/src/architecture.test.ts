@@ -46,6 +46,9 @@ const OWNERS: Record<string, string> = {
   invoices: 'billing',
   settlement_runs: 'billing',
   container_notices: 'billing',
+  user_images: 'images',
+  image_quotas: 'images',
+  user_image_publications: 'images',
 };
 
 function sourceFiles(dir: string): string[] {

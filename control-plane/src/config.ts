@@ -5,10 +5,16 @@ import type { AgentTls } from './agents/agent-client.js';
 import { type BillingSettings, billingSettingsFromEnv } from './billing-settings.js';
 import { parseTrustProxy, type TrustProxy } from './framework/proxy.js';
 import { type LifecycleSettings, lifecycleSettingsFromEnv } from './lifecycle-settings.js';
+import { type RegistryConfig, registrySettingsFromEnv } from './registry-settings.js';
 import { type StorageSettings, storageSettingsFromEnv } from './storage-settings.js';
 
 /** Every setting of the control plane, read once from the environment. */
-export interface Config extends AccountSettings, BillingSettings, LifecycleSettings, StorageSettings {
+export interface Config
+  extends AccountSettings,
+    BillingSettings,
+    LifecycleSettings,
+    StorageSettings,
+    RegistryConfig {
   port: number;
   host: string;
   databaseUrl: string;
@@ -52,6 +58,9 @@ export interface Config extends AccountSettings, BillingSettings, LifecycleSetti
    * sandbox payment page and the sandbox WeChat login (a public demo). Refused otherwise.
    */
   allowSandboxProviders?: boolean | undefined;
+  /** 我的镜像: how many images (IMAGE_QUOTA_COUNT, 10) and GB (IMAGE_QUOTA_GB, 50) a user may keep unless an admin sets theirs. */
+  imageQuotaCount?: number | undefined;
+  imageQuotaGb?: number | undefined;
 }
 
 function parseKey(value: string | undefined): Buffer {
@@ -158,8 +167,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...billingSettingsFromEnv(env),
     ...lifecycleSettingsFromEnv(env),
     ...storageSettingsFromEnv(env),
+    ...registrySettingsFromEnv(env),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     allowSandboxProviders: /^(1|true|yes|on)$/i.test(env.ALLOW_SANDBOX_PROVIDERS ?? ''),
+    imageQuotaCount: int(env.IMAGE_QUOTA_COUNT, 10),
+    imageQuotaGb: int(env.IMAGE_QUOTA_GB, 50),
   };
   checkDeployment(config);
   return config;

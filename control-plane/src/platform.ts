@@ -5,6 +5,7 @@ import { buildAccounts, containerSummaries } from './accounts.js';
 import { AgentPool } from './agents/agent-pool.js';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
+import { ChangeFeed, KeyedChangeCache, REPLY_CHANNELS } from './db/change-cache.js';
 import { createKnex, migrateLatest } from './db/knex.js';
 import { SecretBox } from './framework/secret-box.js';
 import { buildJobs, type Jobs } from './jobs/index.js';
@@ -20,10 +21,14 @@ import { Allocator } from './modules/containers/allocator.js';
 import { ContainerChanges } from './modules/containers/changes.js';
 import { ContainerConfigService } from './modules/containers/config-service.js';
 import { containersForBilling } from './modules/containers/for-billing.js';
+import { ContainersForImagesRepository } from './modules/containers/for-images-repository.js';
 import { PurchaseRequestsRepository } from './modules/containers/purchase-requests-repository.js';
 import { PurchaseService } from './modules/containers/purchase-service.js';
 import { ContainersRepository } from './modules/containers/repository.js';
 import { ContainersService } from './modules/containers/service.js';
+import { createRegistry, type PlatformRegistry, tokenRealm } from './modules/images/registry-service.js';
+import { ImagesRepository } from './modules/images/repository.js';
+import { ImagesService } from './modules/images/service.js';
 import { McpService } from './modules/mcp/service.js';
 import { NodeImagesService } from './modules/nodes/images.js';
 import { NodesRepository } from './modules/nodes/repository.js';
@@ -41,10 +46,18 @@ export const consoleLogger: Logger = (message, err) => {
 };
 
 /** The whole object graph, built in one place. */
-export function buildServices(config: Config, knex: Knex, log: Logger) {
+export function buildServices(config: Config, knex: Knex, log: Logger, registry: PlatformRegistry) {
   const agents = new AgentPool({ callTimeoutMs: config.agentCallTimeoutMs, tls: config.agentTls });
   const secrets = new SecretBox(config.secretKey);
   const containersRepo = new ContainersRepository(knex);
+  // A user's balance and container list, kept between the changes the database announces.
+  const replyChanges = new ChangeFeed({
+    databaseUrl: config.databaseUrl,
+    channels: [REPLY_CHANNELS.balance, REPLY_CHANNELS.containerList],
+    barrierChannel: 'reply_barrier',
+    name: 'the reply change listener',
+    log,
+  });
   // Money reaches users and messages through their services (built below, called later).
   const billing = buildBilling({
     settings: config,
@@ -58,6 +71,7 @@ export function buildServices(config: Config, knex: Knex, log: Logger) {
     },
     containers: containersForBilling(containersRepo),
     log,
+    balanceCache: new KeyedChangeCache(replyChanges, REPLY_CHANNELS.balance),
   });
   const users = new UsersService(new UsersRepository(knex), {
     hooks: { created: (user, trx) => billing.account.grantTrialCredit(trx, user.id) },
@@ -120,8 +134,29 @@ export function buildServices(config: Config, knex: Knex, log: Logger) {
     log,
     billing: billing.containerHooks,
     changes: containerChanges,
+    listCache: new KeyedChangeCache(replyChanges, REPLY_CHANNELS.containerList),
+  });
+  const containersForImages = new ContainersForImagesRepository(knex);
+  const images = new ImagesService({
+    repo: new ImagesRepository(knex),
+    registry: () => (registry.status === 'off' ? undefined : registry),
+    containers,
+    imageUses: (ids) => containersForImages.imageUses(ids),
+    liveContainers: (ids) => containersForImages.liveIds(ids),
+    catalogue,
+    nodes,
+    users,
+    agents,
+    quota: {
+      maxCount: config.imageQuotaCount ?? 10,
+      maxBytes: (config.imageQuotaGb ?? 50) * 1024 ** 3,
+    },
+    leaseMs: config.leaseMs ?? 60_000,
+    log,
   });
   const purchases = new PurchaseService({
+    customImages: images,
+    imageLinks: containersForImages,
     repo: containersRepo,
     requests: new PurchaseRequestsRepository(knex),
     allocator,
@@ -159,6 +194,7 @@ export function buildServices(config: Config, knex: Knex, log: Logger) {
     agents,
     containerChanges,
     marketCache,
+    replyChanges,
     users,
     auth,
     accounts,
@@ -174,6 +210,8 @@ export function buildServices(config: Config, knex: Knex, log: Logger) {
     storage,
     billing,
     mcp,
+    registry,
+    images,
   };
 }
 
@@ -196,8 +234,12 @@ export async function startControlPlane(
 ): Promise<RunningControlPlane> {
   const knex = createKnex(config.databaseUrl);
   await migrateLatest(knex);
-  const services = buildServices(config, knex, log);
+  // The image registry (embedded, external or off); the embedded one starts once the API listens.
+  const registry = await createRegistry({ settings: config.registry, secretKey: config.secretKey, log });
+  const services = buildServices(config, knex, log, registry);
   await seedCatalogue(services.catalogueRepo);
+  // Saves a stopped process left half-done (their lease ran out) end as failed.
+  await services.images.recoverAbandoned();
   const { generatedPassword } = await services.users.ensureAdmin(config.adminUsername, config.adminPassword);
 
   if (config.bootstrapNode) {
@@ -225,6 +267,10 @@ export async function startControlPlane(
   await services.marketCache
     .start()
     .catch((err) => log('market changes are not heard (LISTEN failed): the market list is not cached', err));
+  // Balances and container lists are kept only while their changes are heard (a failure only logs).
+  await services.replyChanges
+    .start()
+    .catch((err) => log('reply changes are not heard (LISTEN failed): balances and lists are not kept', err));
   // Sessions are cached only while revocations are heard (a failure only logs: nothing is cached).
   await services.accounts.revocations.start();
   const app = createApp({ ...services, webDist: config.webDist, trustProxy: config.trustProxy, log });
@@ -232,6 +278,8 @@ export async function startControlPlane(
     const s = app.listen(config.port, config.host, () => resolve(s));
   });
   const port = (server.address() as AddressInfo).port;
+  await registry.start(tokenRealm(config.host, port));
+  if (registry.status === 'embedded') log(`image registry on ${registry.host}`);
   const jobs = buildJobs(services, config, log);
   await jobs.start();
   if (services.billing.payments.providerKind === 'sandbox') {
@@ -255,11 +303,14 @@ export async function startControlPlane(
       });
       // Purchases being provisioned finish with the database they write to.
       await services.purchases.settled();
+      await services.images.stop();
       await services.nodeImages.settled();
       services.agents.close();
       await services.containerChanges.close();
       await services.marketCache.close();
+      await services.replyChanges.close();
       await services.accounts.revocations.close();
+      await services.registry.close();
       await knex.destroy();
     },
   };

@@ -69,6 +69,7 @@ const RESOURCES: OwnedResource[] = [
       'POST /api/containers/:id/mounts': { mounts: [{ source: 'data', target: '/data' }] },
       'POST /api/containers/:id/reset-password': { password: 'Another-pass-123' },
       'POST /api/containers/:id/renew': { duration: 1, payment_method: 'balance' },
+      'POST /api/containers/:id/save-image': { name: 'stolen' },
       'POST /api/mcp/containers/:id/reset-password': { password: 'Another-pass-123' },
     },
     create: (owner) => purchaseSettled(cp, owner, market, { instanceName: 'acl' }),
@@ -165,6 +166,25 @@ const RESOURCES: OwnedResource[] = [
     snapshot: (id) =>
       cp
         .knex('volumes')
+        .where({ id: Number(id) })
+        .first(),
+  },
+  {
+    name: 'saved image',
+    routes: /^\/api\/images\/:id(\/|$)/,
+    bodies: { 'PATCH /api/images/:id': { name: 'taken' } },
+    // Made as a finished save leaves it (these tests run without a registry).
+    async create(owner) {
+      const me = await owner.request<{ username: string }>('GET', '/api/user/info');
+      const user = await cp.knex('users').where({ username: me.body.username }).first('id');
+      const [row] = await cp
+        .knex('user_images')
+        .insert({ user_id: user.id, name: 'acl', tag: 'latest', status: 'ready', progress: 100 }, ['id']);
+      return String(row.id);
+    },
+    snapshot: (id) =>
+      cp
+        .knex('user_images')
         .where({ id: Number(id) })
         .first(),
   },

@@ -102,6 +102,7 @@ const OWNED: OwnedKind[] = [
       'POST /api/containers/:id/mounts': { mounts: [{ source: 'data', target: '/data' }] },
       'POST /api/containers/:id/reset-password': { password: 'Another-pass-123' },
       'POST /api/containers/:id/renew': { duration: 1, payment_method: 'balance' },
+      'POST /api/containers/:id/save-image': { name: 'stolen' },
       'POST /api/mcp/containers/:id/reset-password': { password: 'Another-pass-123' },
     },
   },
@@ -124,6 +125,12 @@ const OWNED: OwnedKind[] = [
     routes: /^\/api\/storage\/volumes\/:id(\/|$)/,
     id: () => ids.volume as string,
     bodies: { 'PUT /api/storage/volumes/:id/rename': { new_name: 'taken' } },
+  },
+  {
+    name: 'saved image',
+    routes: /^\/api\/images\/:id(\/|$)/,
+    id: () => ids.image as string,
+    bodies: { 'PATCH /api/images/:id': { name: 'taken' } },
   },
 ];
 
@@ -189,6 +196,10 @@ async function snapshotOfA() {
     volume: await cp
       .knex('volumes')
       .where({ id: Number(ids.volume) })
+      .first(),
+    image: await cp
+      .knex('user_images')
+      .where({ id: Number(ids.image) })
       .first(),
     balanceBeforeMetering: money.balanceFen - meteredFen,
     balanceIsLedger: money.balanceFen === money.ledgerFen,
@@ -269,6 +280,13 @@ beforeAll(async () => {
   });
   if (volume.status !== 201) throw new Error(`volume failed: ${JSON.stringify(volume.body)}`);
   ids.volume = String(volume.body.id);
+  // A saved image as a finished save leaves it (this suite runs without a registry).
+  const [image] = await cp
+    .knex('user_images')
+    .insert({ user_id: Number(ids.user), name: 'idora', tag: 'latest', status: 'ready', progress: 100 }, [
+      'id',
+    ]);
+  ids.image = String(image.id);
 
   const keyOfB = await userB.request<{ key: string }>('POST', '/api/api-keys', { name: 'idor-b' });
   keyB = keyOfB.body.key;

@@ -84,6 +84,8 @@ async function serveOurs(settings: ServerSettings): Promise<void> {
       webDist: settings.webDist,
       bootstrapNode: undefined,
       agentTls: undefined,
+      // No image registry process beside it (the default would spawn one on port 5000).
+      registry: { kind: 'off' },
     },
     () => {},
   );

@@ -1,13 +1,16 @@
 /**
  * A simulated fleet: FLEET_NODES agents (1,000 by default) and FLEET_CONTAINERS_PER_NODE
- * containers on each (10: 10k in all), in one process, against one control plane.
+ * containers on each (10: 10k in all), all in one child process, against one control plane in
+ * the bench's own process (so the agents do not share the control plane's event loop: on a real
+ * fleet they run on other machines).
  *
  *   npx tsx e2e/bench/fleet.ts                      (1,000 nodes, 10k containers)
  *   FLEET_NODES=100 npx tsx e2e/bench/fleet.ts      (a quick run)
  *
  * Each agent is the real node agent (startAgent: its gRPC server, container service, event
  * watch, reconciler) on its own 127.0.0.1 port, with 8 simulated GPUs, fixed host facts and an
- * in-memory engine (MemoryContainerClient) in place of Docker; containers it starts publish
+ * in-memory engine (MemoryContainerClient) in place of Docker (the agents' process is this file
+ * run as `tsx fleet.ts agents`, driven over IPC); containers it starts publish
  * their SSH port on the node's own loopback address (127.10.x.y), where the engine answers with
  * an SSH banner, so a purchase waits for reachability as on a real node. The control plane runs
  * in-process on an embedded PostgreSQL of its own (.data/pg-bench-fleet), with the settlement
@@ -36,6 +39,7 @@
  *   mutating API      FLEET_PURCHASES purchases (1 GPU, hourly) on random nodes, 4 at a time,
  *                     until the API answers; then a stop of each, and a delete. Goal p99 ≤ 1 s.
  */
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -105,13 +109,23 @@ async function pool<T, R>(items: T[], limit: number, fn: (item: T, i: number) =>
   return out;
 }
 
-interface FleetNode {
+interface AgentNode {
   index: number;
   name: string;
   token: string;
   address: string;
   engine: MemoryContainerClient;
   agent: RunningAgent;
+  /** Seeded containers: platform id → Docker id (in the engine). */
+  containers: Map<string, string>;
+}
+
+/** A node as the bench's process knows it (its agent and engine live in the agents' process). */
+interface FleetNode {
+  index: number;
+  name: string;
+  token: string;
+  address: string;
   /** Seeded containers: platform id → Docker id (in the engine). */
   containers: Map<string, string>;
   id?: number;
@@ -121,7 +135,7 @@ interface FleetNode {
 const loopbackOf = (i: number) => `127.${10 + (i >> 8)}.${i & 255}.1`;
 const containerIdOf = (node: number, j: number) => `fleet${node}x${j}`;
 
-async function startNode(i: number, root: string, toolboxDir: string): Promise<FleetNode> {
+async function startNode(i: number, root: string, toolboxDir: string): Promise<AgentNode> {
   const name = `fleet-${i}`;
   const token = randomBytes(18).toString('hex');
   const dir = path.join(root, name);
@@ -248,15 +262,9 @@ async function main(): Promise<void> {
     closers.push(async () => rmSync(root, { recursive: true, force: true }));
 
     let t = performance.now();
-    const nodes: FleetNode[] = [];
-    closers.push(async () => {
-      await Promise.all(nodes.map((n) => n.agent.close(200)));
-      for (const n of nodes) n.engine.close();
-    });
-    for (let i = 0; i < NODES; i += 50) {
-      const batch = Array.from({ length: Math.min(50, NODES - i) }, (_, k) => i + k);
-      nodes.push(...(await Promise.all(batch.map((k) => startNode(k, root, toolboxDir)))));
-    }
+    const agents = await startAgentsProcess(root, toolboxDir);
+    closers.push(() => agents.close());
+    const nodes = agents.nodes;
     say(
       `${NODES} agents with ${NODES * PER_NODE} containers started in ${Math.round(performance.now() - t)} ms`,
     );
@@ -366,6 +374,7 @@ async function main(): Promise<void> {
     const ages: number[] = [];
     const windowStart = performance.now();
     let cpuStart = process.cpuUsage();
+    const agentsCpuStart = await agents.cpuUs();
     while (performance.now() - windowStart < WINDOW_MS) {
       const [row] = (
         await cp.knex.raw(
@@ -379,6 +388,7 @@ async function main(): Promise<void> {
     }
     const windowMs = performance.now() - windowStart;
     const cpu = process.cpuUsage(cpuStart);
+    const agentsCpuUs = (await agents.cpuUs()) - agentsCpuStart;
     clearInterval(poolTimer);
     writes.stop();
     const intervals = windowMs / HEARTBEAT_MS;
@@ -394,7 +404,7 @@ async function main(): Promise<void> {
       .sort(() => Math.random() - 0.5)
       .slice(0, CRASHES);
     const crashedAt = performance.now();
-    for (const v of victims) v.n.engine.crash(v.dockerId, 1);
+    await agents.crash(victims.map((v) => ({ node: v.n.index, dockerId: v.dockerId })));
     const eventLag = new Map<string, number>();
     while (eventLag.size < victims.length && performance.now() - crashedAt < 60_000) {
       const rows = await cp
@@ -459,8 +469,8 @@ async function main(): Promise<void> {
       `market: ${productCount} products, p50 ${median(market).toFixed(1)} ms p99 ${percentile(market, 99).toFixed(1)} ms; in-process list p50 ${median(inProcess).toFixed(1)} ms`,
     );
 
-    // Mutating API: purchases, stops, deletes through HTTP against the fleet. The event loop's
-    // delay meanwhile: the control plane shares it with the thousand simulated agents.
+    // Mutating API: purchases, stops, deletes through HTTP against the fleet. The control
+    // plane's event loop delay meanwhile.
     const loopDelay = monitorEventLoopDelay({ resolution: 10 });
     loopDelay.enable();
     const framework = await admin.call<{ id: number }>('POST', '/api/admin/frameworks', {
@@ -540,7 +550,7 @@ async function main(): Promise<void> {
         unit: 'rows',
         ours: rowsPerNodeInterval,
         goal: { op: '<=', value: 1 },
-        note: `${scale}; ${writes.counts.rows} rows in ${writes.counts.statements} statements over ${Math.round(windowMs / 1000)} s at a ${HEARTBEAT_MS / 1000} s interval; ${writes.counts.queries} queries in all; control plane + agents CPU ${((cpu.user + cpu.system) / 1000 / windowMs).toFixed(2)} cores`,
+        note: `${scale}; ${writes.counts.rows} rows in ${writes.counts.statements} statements over ${Math.round(windowMs / 1000)} s at a ${HEARTBEAT_MS / 1000} s interval; ${writes.counts.queries} queries in all; CPU: control plane ${((cpu.user + cpu.system) / 1000 / windowMs).toFixed(2)} cores, agents ${(agentsCpuUs / 1000 / windowMs).toFixed(2)} cores`,
       },
       {
         what: 'DB pool: most queries waiting for a connection (100 ms samples)',
@@ -574,7 +584,7 @@ async function main(): Promise<void> {
         unit: 'ms',
         ours: percentile(mutating, 99),
         goal: { op: '<=', value: 1000 },
-        note: `${scale}; ${PURCHASES} each, 4 at a time; purchase p50 ${Math.round(median(purchaseMs))} p99 ${Math.round(percentile(purchaseMs, 99))} (running p99 ${Math.round(percentile(runningMs, 99))}), stop p99 ${Math.round(percentile(stopMs, 99))}, delete p99 ${Math.round(percentile(deleteMs, 99))}; event loop delay meanwhile p99 ${Math.round(loopP99)} ms, max ${Math.round(loopMax)} ms (agents and control plane share it)`,
+        note: `${scale}; ${PURCHASES} each, 4 at a time; purchase p50 ${Math.round(median(purchaseMs))} p99 ${Math.round(percentile(purchaseMs, 99))} (running p99 ${Math.round(percentile(runningMs, 99))}), stop p99 ${Math.round(percentile(stopMs, 99))}, delete p99 ${Math.round(percentile(deleteMs, 99))}; the control plane's event loop delay meanwhile p99 ${Math.round(loopP99)} ms, max ${Math.round(loopMax)} ms (the agents run in a process of their own)`,
       },
     ]);
     cpuStart = process.cpuUsage();
@@ -586,10 +596,128 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    console.error(err);
+// ---------------------------------------------------------------------------------------------
+// The agents' process: `tsx fleet.ts agents <root> <toolboxDir>`, driven over IPC.
+
+type ToAgents =
+  | { type: 'crash'; items: { node: number; dockerId: string }[] }
+  | { type: 'cpu' }
+  | { type: 'close' };
+type FromAgents =
+  | {
+      type: 'ready';
+      nodes: {
+        index: number;
+        name: string;
+        token: string;
+        address: string;
+        containers: [string, string][];
+      }[];
+    }
+  | { type: 'crashed' }
+  | { type: 'cpu'; us: number }
+  | { type: 'error'; message: string };
+
+interface AgentsProcess {
+  nodes: FleetNode[];
+  /** Ends these containers in their engines (exit code 1), as a crash would. */
+  crash(items: { node: number; dockerId: string }[]): Promise<void>;
+  /** The agents' process's CPU time so far (user + system, µs). */
+  cpuUs(): Promise<number>;
+  close(): Promise<void>;
+}
+
+async function startAgentsProcess(root: string, toolboxDir: string): Promise<AgentsProcess> {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', fileURLToPath(import.meta.url), 'agents', root, toolboxDir],
+    { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: process.env },
+  );
+  const waiting: ((m: FromAgents) => void)[] = [];
+  let failed: Error | undefined;
+  child.on('message', (m: FromAgents) => {
+    if (m.type === 'error') failed = new Error(`the agents' process: ${m.message}`);
+    waiting.shift()?.(m);
+  });
+  child.once('exit', (code) => {
+    failed ??= new Error(`the agents' process exited (${code})`);
+    for (const w of waiting.splice(0)) w({ type: 'error', message: failed.message });
+  });
+  const next = (): Promise<FromAgents> =>
+    failed ? Promise.reject(failed) : new Promise((resolve) => waiting.push(resolve));
+  const ask = async <T extends FromAgents['type']>(message: ToAgents | undefined, type: T) => {
+    const answer = next();
+    if (message) child.send(message);
+    const m = await answer;
+    if (m.type !== type) throw failed ?? new Error(`the agents' process answered ${m.type}, not ${type}`);
+    return m as Extract<FromAgents, { type: T }>;
+  };
+  const ready = await ask(undefined, 'ready');
+  return {
+    nodes: ready.nodes.map((n) => ({ ...n, containers: new Map(n.containers) })),
+    crash: async (items) => {
+      await ask({ type: 'crash', items }, 'crashed');
+    },
+    cpuUs: async () => (await ask({ type: 'cpu' }, 'cpu')).us,
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.send({ type: 'close' } satisfies ToAgents);
+        setTimeout(() => child.kill('SIGKILL'), 30_000).unref();
+      }),
+  };
+}
+
+async function runAgents(root: string, toolboxDir: string): Promise<void> {
+  const send = (m: FromAgents) => process.send?.(m);
+  const nodes: AgentNode[] = [];
+  try {
+    for (let i = 0; i < NODES; i += 50) {
+      const batch = Array.from({ length: Math.min(50, NODES - i) }, (_, k) => i + k);
+      nodes.push(...(await Promise.all(batch.map((k) => startNode(k, root, toolboxDir)))));
+    }
+  } catch (err) {
+    console.error(platformLog.lines.slice(-60).join('\n'));
+    send({ type: 'error', message: String(err) });
     process.exit(1);
-  },
-);
+  }
+  const byIndex = new Map(nodes.map((n) => [n.index, n]));
+  process.on('message', async (m: ToAgents) => {
+    if (m.type === 'crash') {
+      for (const item of m.items) byIndex.get(item.node)?.engine.crash(item.dockerId, 1);
+      send({ type: 'crashed' });
+    } else if (m.type === 'cpu') {
+      const usage = process.cpuUsage();
+      send({ type: 'cpu', us: usage.user + usage.system });
+    } else if (m.type === 'close') {
+      await Promise.all(nodes.map((n) => n.agent.close(200)));
+      for (const n of nodes) n.engine.close();
+      process.exit(0);
+    }
+  });
+  // The bench went away without closing us.
+  process.on('disconnect', () => process.exit(0));
+  send({
+    type: 'ready',
+    nodes: nodes.map((n) => ({
+      index: n.index,
+      name: n.name,
+      token: n.token,
+      address: n.address,
+      containers: [...n.containers],
+    })),
+  });
+}
+
+if (process.argv[2] === 'agents') {
+  await runAgents(process.argv[3] as string, process.argv[4] as string);
+} else {
+  main().then(
+    () => process.exit(0),
+    (err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}

@@ -20,6 +20,8 @@ export function controlPlaneConfig(
     webDist: undefined,
     bootstrapNode: undefined,
     agentTls: undefined,
+    // No image registry unless a test asks for one (the default would spawn one on port 5000).
+    registry: { kind: 'off' },
     ...overrides,
   };
 }

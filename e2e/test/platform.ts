@@ -27,35 +27,16 @@ export interface Platform {
  * Docker engine (ports published on 127.0.0.1), registered as node "local", and the control
  * plane serving the built console.
  */
-export async function startPlatform(options: { console?: boolean } = {}): Promise<Platform> {
+export async function startPlatform(
+  options: { console?: boolean; registry?: boolean } = {},
+): Promise<Platform> {
   const serveConsole = options.console ?? true;
   if (serveConsole && !existsSync(path.join(WEB_DIST, 'index.html'))) {
     throw new Error(`the console is not built (${WEB_DIST}); run npm run build -w @gpucloud/web`);
   }
-  const token = randomBytes(18).toString('hex');
-  // Below the kernel's ephemeral ports (32768-60999), where the test's own connections could
-  // hold one; one range per vitest worker, in the e2e suite's band (24800-28799: the suites share
-  // one Docker engine and run side by side, see control-plane/test/agents.ts).
-  const rangeStart = 24800 + ((Number(process.env.VITEST_POOL_ID ?? 1) - 1) % 5) * 800;
-  const volumeRoot = mkdtempSync(path.join(os.tmpdir(), 'gpucloud-e2e-volumes-'));
-  const stateDir = mkdtempSync(path.join(os.tmpdir(), 'gpucloud-e2e-state-'));
-  const agent = await startAgent({
-    token,
-    listen: '127.0.0.1:0',
-    simulateGpus: '8xRTX4090',
-    dockerHost: inject('dockerHost'),
-    toolboxDir: inject('toolboxDir'),
-    bindAddress: '127.0.0.1',
-    publicHost: '127.0.0.1',
-    portRange: `${rangeStart}-${rangeStart + 499}`,
-    volumeRoot,
-    stateDir,
-    // A test- name: containers an interrupted run leaves are cleaned by the next (not npm start's).
-    nodeName: `test-e2e-${token.slice(0, 6)}`,
-    // A node name per agent: a network kept for later would outlive the test.
-    tenantNetworkIdle: 0,
-    heartbeatIntervalMs: 1000,
-  });
+  const rangeStart = workerPortBase();
+  const node = await startTestAgent(`${rangeStart}-${rangeStart + 499}`);
+  const { agent, token } = node;
   const config = controlPlaneConfig({
     databaseUrl: await createDatabase(inject('databaseUrl'), 'e2e'),
     adminUsername: ADMIN.username,
@@ -74,6 +55,11 @@ export async function startPlatform(options: { console?: boolean } = {}): Promis
     monitorSyncIntervalMs: 10_000,
     heartbeatIntervalMs: 1_000,
   });
+  // The embedded registry (Debian's docker-registry, as npm start runs it) on a free port.
+  const registryDir = options.registry ? mkdtempSync(path.join(os.tmpdir(), 'gpucloud-e2e-registry-')) : null;
+  if (registryDir) {
+    config.registry = { kind: 'embedded', binary: '/usr/bin/docker-registry', port: 0, dataDir: registryDir };
+  }
   const cp = await startControlPlane(config, () => {});
   return {
     cp,
@@ -88,6 +74,55 @@ export async function startPlatform(options: { console?: boolean } = {}): Promis
           .catch(() => {});
       }
       await cp.close();
+      await node.close();
+      if (registryDir) rmSync(registryDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The first of this vitest worker's 800 host ports: below the kernel's ephemeral ports
+ * (32768-60999), where the test's own connections could hold one, in the e2e suite's band
+ * (24800-28799: the suites share one Docker engine and run side by side, see
+ * control-plane/test/agents.ts). The platform's agent takes the first 500; a second node the rest.
+ */
+export const workerPortBase = () => 24800 + ((Number(process.env.VITEST_POOL_ID ?? 1) - 1) % 5) * 800;
+
+export interface TestAgent {
+  agent: Awaited<ReturnType<typeof startAgent>>;
+  token: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A real agent with 8 simulated GPUs on the test Docker engine, publishing ports of `portRange`
+ * on 127.0.0.1 (a second one, as another node, takes another part of the worker's range).
+ */
+export async function startTestAgent(portRange: string): Promise<TestAgent> {
+  const token = randomBytes(18).toString('hex');
+  const volumeRoot = mkdtempSync(path.join(os.tmpdir(), 'gpucloud-e2e-volumes-'));
+  const stateDir = mkdtempSync(path.join(os.tmpdir(), 'gpucloud-e2e-state-'));
+  const agent = await startAgent({
+    token,
+    listen: '127.0.0.1:0',
+    simulateGpus: '8xRTX4090',
+    dockerHost: inject('dockerHost'),
+    toolboxDir: inject('toolboxDir'),
+    bindAddress: '127.0.0.1',
+    publicHost: '127.0.0.1',
+    portRange,
+    volumeRoot,
+    stateDir,
+    // A test- name: containers an interrupted run leaves are cleaned by the next (not npm start's).
+    nodeName: `test-e2e-${token.slice(0, 6)}`,
+    // A node name per agent: a network kept for later would outlive the test.
+    tenantNetworkIdle: 0,
+    heartbeatIntervalMs: 1000,
+  });
+  return {
+    agent,
+    token,
+    async close() {
       await agent.close();
       rmSync(volumeRoot, { recursive: true, force: true });
       rmSync(stateDir, { recursive: true, force: true });

@@ -12,6 +12,9 @@ import {
   type NodeAgentClient,
   type PullImageProgress__Output,
   type ReconfigureContainerRequest,
+  type RegistryAuth,
+  type SaveImageProgress__Output,
+  type SaveImageRequest,
   type StartContainerRequest,
   type StreamLogsRequest,
   type Volume__Output,
@@ -238,9 +241,12 @@ export class AgentClient {
     image: string,
     onProgress: (progress: PullImageProgress__Output) => void,
     timeoutMs = 30 * 60_000,
+    auth?: RegistryAuth,
   ): Promise<void> {
     return new Promise((resolve, reject) => {
-      const call = this.client.PullImage({ image }, this.metadata(), { deadline: Date.now() + timeoutMs });
+      const call = this.client.PullImage({ image, ...(auth ? { auth } : {}) }, this.metadata(), {
+        deadline: Date.now() + timeoutMs,
+      });
       let done = false;
       call.on('data', (progress: PullImageProgress__Output) => {
         if (progress.done) done = true;
@@ -261,6 +267,56 @@ export class AgentClient {
             ),
       );
     });
+  }
+
+  /**
+   * 保存镜像 on the node: resolves with the last message (done, digest, size, contents) once the
+   * image is pushed. `onProgress` gets every message; `signal` cancels the save (the node then
+   * leaves the container as it was).
+   */
+  saveImage(
+    request: SaveImageRequest,
+    onProgress: (progress: SaveImageProgress__Output) => void,
+    signal?: AbortSignal,
+    timeoutMs = 60 * 60_000,
+  ): Promise<SaveImageProgress__Output> {
+    return new Promise((resolve, reject) => {
+      const call = this.client.SaveImage(request, this.metadata(), { deadline: Date.now() + timeoutMs });
+      const cancel = () => call.cancel();
+      signal?.addEventListener('abort', cancel, { once: true });
+      let last: SaveImageProgress__Output | undefined;
+      call.on('data', (progress: SaveImageProgress__Output) => {
+        if (progress.done) last = progress;
+        onProgress(progress);
+      });
+      call.on('error', (err: grpc.ServiceError) => {
+        signal?.removeEventListener('abort', cancel);
+        reject(new AgentCallError(err.code, err.details || err.message, 'SaveImage'));
+      });
+      call.on('end', () => {
+        signal?.removeEventListener('abort', cancel);
+        if (last) resolve(last);
+        else
+          reject(
+            new AgentCallError(
+              grpc.status.UNKNOWN,
+              'the save ended before the image was pushed',
+              'SaveImage',
+            ),
+          );
+      });
+    });
+  }
+
+  /** Removes an image reference from the node; false when it was not there. */
+  async removeImage(image: string, timeoutMs?: number): Promise<boolean> {
+    const res = await this.unary(
+      'RemoveImage',
+      this.client.RemoveImage as Unary<{ image: string }, { removed: boolean }>,
+      { image },
+      timeoutMs,
+    );
+    return res.removed;
   }
 
   streamLogs(request: StreamLogsRequest): grpc.ClientReadableStream<LogChunk__Output> {

@@ -17,6 +17,8 @@ import * as provisionLease from './20261125000057_provision_lease.js';
 import * as settlementSets from './20261125000058_settlement_sets.js';
 import * as marketChanges from './20261125000059_market_changes.js';
 import * as settlementStatement from './20261125000060_settlement_statement.js';
+import * as replyChanges from './20261125000070_reply_changes.js';
+import * as userImages from './20261125000072_user_images.js';
 
 /**
  * Every migration, in order. Listed statically (instead of read from the folder) so they load
@@ -41,6 +43,8 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261125000058_settlement_sets': settlementSets,
   '20261125000059_market_changes': marketChanges,
   '20261125000060_settlement_statement': settlementStatement,
+  '20261125000070_reply_changes': replyChanges,
+  '20261125000072_user_images': userImages,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { KeyedChangeCache } from '../../db/change-cache.js';
 import type { AuthUser } from '../../framework/auth.js';
 import { badRequest, conflict } from '../../framework/errors.js';
 import type { AccountsRepository, LowBalance } from './accounts-repository.js';
@@ -20,10 +21,26 @@ export class AccountService {
       records: Records;
       coupons: CouponsService;
       newUserCreditFen: number;
+      /** Replies kept between changes of the account (db/change-cache.ts). */
+      balanceCache?: KeyedChangeCache<BalanceReply>;
     },
   ) {}
 
-  async balance(userId: number): Promise<BalanceReply> {
+  /**
+   * The balance screen's figures: kept between changes of the account where a cache is given
+   * (every console page asks). Nothing in them depends on the clock.
+   */
+  balance(userId: number): Promise<BalanceReply> {
+    const cache = this.d.balanceCache;
+    return cache ? cache.get(userId, () => this.readBalance(userId)) : this.readBalance(userId);
+  }
+
+  /** How many balances the cache read from the database (for tests: a kept one reads nothing). */
+  balanceCacheLoads(): number {
+    return this.d.balanceCache?.loads ?? 0;
+  }
+
+  private async readBalance(userId: number): Promise<BalanceReply> {
     const row = await this.d.accounts.find(userId);
     return {
       balance: yuan(row?.balance_fen ?? 0),

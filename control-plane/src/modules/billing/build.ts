@@ -1,12 +1,14 @@
 import type Router from '@koa/router';
 import type { Knex } from 'knex';
 import { type BillingSettings, DEFAULT_NEW_USER_CREDIT_FEN } from '../../billing-settings.js';
+import type { KeyedChangeCache } from '../../db/change-cache.js';
 import type { AppState } from '../../framework/auth.js';
 import type { LifecycleSettings } from '../../lifecycle-settings.js';
 import { AccountService } from './account.js';
 import { AccountsRepository } from './accounts-repository.js';
 import { billingAdminRoutes } from './admin-routes.js';
 import { ContainerBillingHooks } from './container-billing.js';
+import type { BalanceReply } from './contract.js';
 import { CouponsService } from './coupons.js';
 import { CouponsRepository } from './coupons-repository.js';
 import { InvoicesService } from './invoices.js';
@@ -40,6 +42,8 @@ export interface BillingDeps {
   users: BillingUsers;
   containers: BillingContainers;
   log: (message: string, err?: unknown) => void;
+  /** The balance replies kept between changes (db/change-cache.ts); none: every read asks the database. */
+  balanceCache?: KeyedChangeCache<BalanceReply>;
 }
 
 /** Money: one part of the object graph (ledger, payments, orders, metering, invoices, coupons). Its timers are in src/jobs. */
@@ -84,7 +88,14 @@ export function buildBilling(d: BillingDeps) {
     log,
   });
   const newUserCreditFen = settings.newUserCreditFen ?? DEFAULT_NEW_USER_CREDIT_FEN;
-  const account = new AccountService({ ledger, accounts, records, coupons, newUserCreditFen });
+  const account = new AccountService({
+    ledger,
+    accounts,
+    records,
+    coupons,
+    newUserCreditFen,
+    ...(d.balanceCache ? { balanceCache: d.balanceCache } : {}),
+  });
   return {
     ledger,
     account,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ContainerSpec } from '@gpucloud/proto';
+import type { ContainerSpec, RegistryAuth } from '@gpucloud/proto';
 import * as grpc from '@grpc/grpc-js';
 import { AgentCallError, type AgentClient } from '../../agents/agent-client.js';
 import { agentError } from '../../agents/agent-errors.js';
@@ -13,6 +13,7 @@ import type { SecretBox } from '../../framework/secret-box.js';
 import { type CatalogueService, containerPortsOf, type FrameworkVersionView } from '../catalogue/service.js';
 import type { CloudProductRecord } from '../cloud-products/repository.js';
 import type { CloudProductsService } from '../cloud-products/service.js';
+import type { CustomImageForPurchase } from '../images/service.js';
 import type { NodeRow } from '../nodes/repository.js';
 import { BILLING_TYPES, totalPriceFen } from '../pricing/pricing.js';
 import type { MountRequest, StorageService } from '../storage/service.js';
@@ -20,6 +21,7 @@ import { authorizedKeys, type UsersService } from '../users/service.js';
 import type { Allocator } from './allocator.js';
 import type { ContainerBilling } from './billing-hooks.js';
 import type { PurchaseReply } from './contract.js';
+import type { ContainersForImagesRepository } from './for-images-repository.js';
 import type { PurchaseRequestsRepository } from './purchase-requests-repository.js';
 import type { ContainersRepository, PortMapping } from './repository.js';
 import type { PurchaseInput } from './schema.js';
@@ -57,6 +59,29 @@ export interface PurchaseDeps {
     isPresent(nodeId: number, image: string): Promise<boolean>;
     refresh(node: NodeRow): Promise<void>;
   };
+  /**
+   * 我的镜像 (the images module's): a user's saved image as a purchase pulls it, and the pull
+   * grant of a catalogue version published from one. Without it only public images are sold.
+   */
+  customImages?: {
+    forPurchase(userId: number, imageId: number): Promise<CustomImageForPurchase>;
+    catalogueGrant(
+      frameworkVersionId: number,
+    ): Promise<{ server_address: string; username: string; password: string } | undefined>;
+  };
+  /** Records the saved image a container is made from. */
+  imageLinks?: Pick<ContainersForImagesRepository, 'setCustomImage'>;
+}
+
+/** The image a purchase runs: a catalogue version's, or one of the user's saved images. */
+interface ImageChoice {
+  image: string;
+  frameworkVersionId: number | null;
+  customImageId: number | null;
+  ports: Record<string, number | string>;
+  extraDriverCapabilities: string[];
+  /** Registry credentials for the pull (a saved image's, scoped to its repository). */
+  auth: RegistryAuth | undefined;
 }
 
 function settledValue<T>(result: PromiseSettledResult<T>): T {
@@ -131,7 +156,7 @@ export class PurchaseService {
     const agent = this.d.agents.get(node);
     // What the purchase needs to know, asked at once; refused in a fixed order all the same.
     const [versionAsked, mountsAsked, occupiedAsked, ownerAsked] = await Promise.allSettled([
-      this.checkVersion(product, input),
+      this.chooseImage(user, product, input),
       this.d.storage.resolveMounts(user, node.id, input.mounts),
       this.occupiedPorts(agent),
       this.d.users.findById(user.id),
@@ -186,11 +211,12 @@ export class PurchaseService {
       resources: { memoryBytes: String(memoryBytes(product.memory)), pidsLimit: '4096' },
       env: input.env,
       labels: { 'gpucloud.cloud-product': String(product.id) },
-      extraDriverCapabilities: version.extra_driver_capabilities,
+      extraDriverCapabilities: version.extraDriverCapabilities,
     };
     const provisioning = this.provision({
       id,
       image: version.image,
+      auth: version.auth,
       node,
       spec,
       password,
@@ -234,6 +260,7 @@ export class PurchaseService {
   private async provision(p: {
     id: string;
     image: string;
+    auth: RegistryAuth | undefined;
     node: NodeRow;
     spec: ContainerSpec;
     password: string;
@@ -262,6 +289,7 @@ export class PurchaseService {
         rootPassword: p.password,
         authorizedKeys: p.keys,
         start: true,
+        ...(p.auth ? { registryAuth: p.auth } : {}),
       });
       created = true;
       const status = statusFromAgent(info);
@@ -413,31 +441,83 @@ export class PurchaseService {
   }
 
   /** 拉取镜像中 n% until the node holds the image; false when the container was destroyed meanwhile. */
-  private async pull(p: { id: string; image: string; node: NodeRow }): Promise<boolean> {
+  private async pull(p: {
+    id: string;
+    image: string;
+    auth: RegistryAuth | undefined;
+    node: NodeRow;
+  }): Promise<boolean> {
     const { id, node } = p;
     await this.d.repo.update(id, { status: 'pulling', pull_progress: 0 });
     const progress = new PullProgress();
     let shown = 0;
     let shownAt = 0;
     let writes = Promise.resolve();
-    await this.d.agents.get(node).pullImage(p.image, (message) => {
-      const percent = progress.add(message);
-      // At most one write a second: the console polls every few seconds.
-      if (percent === shown || Date.now() - shownAt < 1000) return;
-      shown = percent;
-      shownAt = Date.now();
-      writes = writes
-        .then(() => this.d.repo.setPullProgress(id, percent))
-        .catch((e) => this.d.log(`pull progress of ${id} not saved`, e));
-    });
+    await this.d.agents.get(node).pullImage(
+      p.image,
+      (message) => {
+        const percent = progress.add(message);
+        // At most one write a second: the console polls every few seconds.
+        if (percent === shown || Date.now() - shownAt < 1000) return;
+        shown = percent;
+        shownAt = Date.now();
+        writes = writes
+          .then(() => this.d.repo.setPullProgress(id, percent))
+          .catch((e) => this.d.log(`pull progress of ${id} not saved`, e));
+      },
+      undefined,
+      p.auth,
+    );
     await writes;
     return this.d.repo.moveStatus(id, 'pulling', 'creating');
+  }
+
+  /**
+   * 公共镜像: the catalogue version (with a pull grant where it was published from a saved
+   * image); 自定义镜像: the user's saved image, ready, pulled by digest with a grant for exactly
+   * its repository.
+   */
+  private async chooseImage(
+    user: AuthUser,
+    product: CloudProductRecord,
+    input: PurchaseInput,
+  ): Promise<ImageChoice> {
+    if (input.imageType === 'custom') {
+      if (input.customImageId === undefined) throw badRequest('请选择镜像', 'IMAGE_REQUIRED');
+      if (!this.d.customImages) throw unavailable('镜像仓库未配置', 'REGISTRY_OFF');
+      const custom = await this.d.customImages.forPurchase(user.id, input.customImageId);
+      if (product.server_config.system_gpu_type === 'windows') {
+        throw badRequest('该服务器仅支持 Windows 镜像', 'SYSTEM_TYPE_MISMATCH');
+      }
+      return {
+        image: custom.image,
+        frameworkVersionId: null,
+        customImageId: custom.id,
+        ports: custom.ports,
+        extraDriverCapabilities: custom.extra_driver_capabilities,
+        auth: custom.auth,
+      };
+    }
+    const version = await this.checkVersion(product, input);
+    const grant = await this.d.customImages?.catalogueGrant(version.id);
+    return {
+      image: version.image,
+      frameworkVersionId: version.id,
+      customImageId: null,
+      ports: version.ports,
+      extraDriverCapabilities: version.extra_driver_capabilities,
+      auth: grant
+        ? { serverAddress: grant.server_address, username: grant.username, password: grant.password }
+        : undefined,
+    };
   }
 
   private async checkVersion(
     product: CloudProductRecord,
     input: PurchaseInput,
   ): Promise<FrameworkVersionView> {
+    if (input.framework === undefined) throw badRequest('请选择框架', 'FRAMEWORK_REQUIRED');
+    if (input.frameworkVersion === undefined) throw badRequest('请选择版本', 'VERSION_NOT_FOUND');
     const version = await this.d.catalogue.findVersion(input.framework, input.frameworkVersion);
     if (!version) throw badRequest('请选择版本', 'VERSION_NOT_FOUND');
     const windowsServer = product.server_config.system_gpu_type === 'windows';
@@ -477,7 +557,7 @@ export class PurchaseService {
     user: AuthUser;
     node: NodeRow;
     product: CloudProductRecord;
-    version: FrameworkVersionView;
+    version: ImageChoice;
     input: PurchaseInput;
     frameworkPorts: { name: string; port: number }[];
     occupied: Set<number>;
@@ -514,7 +594,7 @@ export class PurchaseService {
           user_id: p.user.id,
           node_id: p.node.id,
           cloud_product_id: p.product.id,
-          framework_version_id: p.version.id,
+          framework_version_id: p.version.frameworkVersionId,
           name: p.input.instanceName || p.id,
           image: p.version.image,
           status: 'creating',
@@ -532,6 +612,10 @@ export class PurchaseService {
         },
         trx,
       );
+      if (p.version.customImageId !== null) {
+        if (!this.d.imageLinks) throw unavailable('镜像仓库未配置', 'REGISTRY_OFF');
+        await this.d.imageLinks.setCustomImage(p.id, p.version.customImageId, trx);
+      }
       await this.d.repo.allocate(
         p.node.id,
         p.id,

@@ -1,6 +1,11 @@
 import type { Knex } from 'knex';
 import type { Model } from 'objection';
 import { type Prepared, preparedRows } from '../../db/prepared.js';
+import {
+  type ContainerGpuFacts,
+  type ContainerNodeFacts,
+  nodesForContainersSql,
+} from '../nodes/for-containers.js';
 import type { RecordedAllocations } from './adopt.js';
 import { ContainerModel, GpuAllocationModel, PortAllocationModel } from './model.js';
 import { PROVISIONING } from './status.js';
@@ -177,17 +182,30 @@ const ROW_COLUMNS = [
   'deleted_at',
 ] as const satisfies readonly (keyof ContainerRow)[];
 
-/** list() of one owner's live containers: with their GPUs (by UUID) and the total, one statement. */
+/** A container of its owner's list with what its view shows of its node and GPUs (nodes module's). */
+export interface OwnedContainer extends ContainerWithGpus, ContainerNodeFacts {
+  /** The node's facts of the GPUs it holds (a held UUID the node has no row for is not here). */
+  gpu_facts: ContainerGpuFacts[];
+}
+
+/**
+ * One owner's live containers, newest first, with their GPUs (by UUID), their node's and GPUs'
+ * facts (the nodes module's SQL) and the total: one statement, no query per node.
+ */
 const OWNED_STATEMENT: Prepared = {
-  name: 'containers_owned_live',
+  name: 'containers_owned_live_v2',
   text: `select ${ROW_COLUMNS.map((c) => `c.${c}`).join(', ')},
        coalesce(array_agg(g.gpu_uuid order by g.gpu_uuid) filter (where g.gpu_uuid is not null),
                 array[]::text[]) as gpu_uuids,
+       ${nodesForContainersSql.nodeColumns('n')},
+       ${nodesForContainersSql.gpuFacts('ng')} as gpu_facts,
        count(*) over () as total_count
   from containers c
   left join gpu_allocations g on g.container_id = c.id
+  ${nodesForContainersSql.joinGpu('ng', 'c.node_id', 'g.gpu_uuid')}
+  ${nodesForContainersSql.joinNode('n', 'c.node_id')}
  where c.user_id = $1 and c.status <> 'deleted'
- group by c.id
+ group by c.id, n.id
  order by c.created_at desc
  limit $2`,
 };
@@ -223,14 +241,6 @@ export class ContainersRepository {
    * joined and aggregated, the total a window count), a second only for a page past the end.
    */
   async list(filter: ListFilter): Promise<{ items: ContainerWithGpus[]; total: number }> {
-    if (
-      filter.userId !== undefined &&
-      filter.offset === 0 &&
-      !filter.userIds &&
-      !filter.status &&
-      !filter.includeDeleted
-    )
-      return this.listOwned(filter.userId, filter.limit);
     const q = this.containers();
     if (filter.userId !== undefined) q.where('containers.user_id', filter.userId);
     if (filter.userIds) q.whereIn('containers.user_id', filter.userIds);
@@ -260,14 +270,11 @@ export class ContainersRepository {
   }
 
   /**
-   * A user's live containers, newest first (the console's list, asked every few seconds): list()
-   * as one prepared statement, without the query builder and the models.
+   * A user's live containers, newest first (the console's list, asked every few seconds), with
+   * their nodes' and GPUs' facts: one prepared statement, without the query builder and the models.
    */
-  private async listOwned(
-    userId: number,
-    limit: number,
-  ): Promise<{ items: ContainerWithGpus[]; total: number }> {
-    const rows = await preparedRows<ContainerWithGpus & { total_count: number }>(this.knex, OWNED_STATEMENT, [
+  async ownedLive(userId: number, limit: number): Promise<{ items: OwnedContainer[]; total: number }> {
+    const rows = await preparedRows<OwnedContainer & { total_count: number }>(this.knex, OWNED_STATEMENT, [
       userId,
       limit,
     ]);

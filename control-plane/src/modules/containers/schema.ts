@@ -65,6 +65,10 @@ const mountSchema = z.object({
   target: mountTarget(),
 });
 
+/** An optional field a form may send as '' or null when it has nothing there. */
+const absentWhenEmpty = <T extends z.ZodTypeAny>(field: T) =>
+  z.preprocess((v) => (v === '' || v === null ? undefined : v), field);
+
 /** The largest total a purchase may name, in yuan (exact in fen as a double). */
 export const MAX_PURCHASE_YUAN = 1_000_000_000;
 
@@ -76,9 +80,16 @@ export const purchaseSchema = z.object({
     .min(1, '请选择GPU数量')
     .max(8, 'GPU数量不能超过8'),
   needExpand: z.boolean().optional().default(false),
-  imageType: z.enum(['public', 'custom']).optional().default('public'),
-  framework: idField('请选择框架', { coerce: true }),
-  frameworkVersion: idField('请选择版本', { coerce: true }),
+  imageType: z
+    .enum(['public', 'custom'], { errorMap: () => ({ message: '镜像类型只能是 public 或 custom' }) })
+    .optional()
+    .default('public'),
+  // A public image names its framework and version; a custom one (我的镜像) its image id. Which
+  // of them is required is the purchase's to say (purchase-service.ts): the schema stays an
+  // object other schemas pick fields from.
+  framework: absentWhenEmpty(idField('请选择框架', { coerce: true }).optional()),
+  frameworkVersion: absentWhenEmpty(idField('请选择版本', { coerce: true }).optional()),
+  customImageId: absentWhenEmpty(idField('请选择镜像', { coerce: true }).optional()),
   frame_ports: z.unknown().optional(),
   custom_ports: z
     .array(

@@ -2,6 +2,7 @@ import type { ContainerInfo__Output } from '@gpucloud/proto';
 import { AgentCallError } from '../../agents/agent-client.js';
 import { agentError, outcomeUnknown } from '../../agents/agent-errors.js';
 import type { AgentPool } from '../../agents/agent-pool.js';
+import type { KeyedChangeCache } from '../../db/change-cache.js';
 import type { AuthUser } from '../../framework/auth.js';
 import { conflict, notFound, unavailable } from '../../framework/errors.js';
 import type { SecretBox } from '../../framework/secret-box.js';
@@ -21,6 +22,7 @@ import type {
   ContainerStatus,
   ContainersRepository,
   ContainerWithGpus,
+  OwnedContainer,
 } from './repository.js';
 import { type AgentFacts, DEFAULT_LEASE_MS, PROVISIONING, statusFromAgent } from './status.js';
 import { type ContainerView, containerView } from './view.js';
@@ -41,6 +43,11 @@ export interface ContainersDeps {
   changes: ContainerChanges;
   /** How long a hold (whileHeld) outlives a process that died (DEFAULT_LEASE_MS). */
   leaseMs?: number;
+  /**
+   * Each user's list replies kept between changes of what they show (db/change-cache.ts); none:
+   * every list reads the database.
+   */
+  listCache?: KeyedChangeCache<ContainerListReply>;
 }
 
 /** What a waiting status request already knows. */
@@ -103,6 +110,50 @@ export function containerGpus(
       state: gpuState(g),
     })),
     problem: problems.length > 0 ? problems.join('；') : null,
+  };
+}
+
+/**
+ * A row of its owner's list (with its node's and GPUs' facts, read in the same statement) as a
+ * record, as records() makes one.
+ */
+export function ownedRecord(c: OwnedContainer, username: string): ContainerRecord {
+  const { gpu_facts, node_reported_host, node_region, ...row } = c;
+  const held = containerGpus(
+    c.gpu_uuids,
+    gpu_facts.map(
+      (g): NodeGpuRow => ({
+        node_id: c.node_id,
+        gpu_index: g.gpu_index,
+        uuid: g.uuid,
+        model: '',
+        memory_total_mib: 0,
+        pci_bus_id: g.pci_bus_id,
+        health_problem: g.health_problem,
+        persistence_mode: false,
+        mig_enabled: g.mig_enabled,
+        fabric_state: g.fabric_state,
+        numa_node: -1,
+        nvlink_peers: [],
+        missing_since: g.missing_since ? new Date(g.missing_since) : null,
+        problem_since: null,
+      }),
+    ),
+  );
+  return {
+    ...row,
+    gpu_uuids: held.gpus.map((g) => g.uuid),
+    gpus: held.gpus,
+    gpu_indices: held.gpus.map((g) => g.index),
+    gpu_problem: held.problem,
+    username,
+    node_name: c.node_name ?? '',
+    node_address: c.node_address ?? '',
+    node_public_host: c.node_public_host,
+    node_host_info: node_reported_host === null ? null : { publicHost: node_reported_host },
+    node_simulated: c.node_simulated ?? false,
+    node_status: c.node_status ?? 'offline',
+    region: node_region ?? '',
   };
 }
 
@@ -209,15 +260,29 @@ export class ContainersService {
     return row ? (await this.records([row]))[0] : undefined;
   }
 
-  async listForUser(user: AuthUser): Promise<ContainerListReply> {
+  /**
+   * The user's list (the console asks every few seconds): kept between changes where a cache is
+   * given. Nothing in a view depends on the clock (its times are stored ones).
+   */
+  listForUser(user: AuthUser): Promise<ContainerListReply> {
+    const cache = this.d.listCache;
+    return cache ? cache.get(user.id, () => this.readList(user)) : this.readList(user);
+  }
+
+  /** How many lists the cache read from the database (for tests: a kept list reads nothing). */
+  listCacheLoads(): number {
+    return this.d.listCache?.loads ?? 0;
+  }
+
+  private async readList(user: AuthUser): Promise<ContainerListReply> {
     const { items, total } = await this.recordsOf(user);
     return { items: items.map((c) => containerView(c, this.d.secrets)), total };
   }
 
   /** The user's containers (live, newest first) as records: nothing decrypted (admin summaries). */
   async recordsOf(user: AuthUser): Promise<{ items: ContainerRecord[]; total: number }> {
-    const { items, total } = await this.d.repo.list({ userId: user.id, offset: 0, limit: 500 });
-    return { items: await this.records(items, user), total };
+    const { items, total } = await this.d.repo.ownedLive(user.id, 500);
+    return { items: items.map((c) => ownedRecord(c, user.username)), total };
   }
 
   async listAll(filter: {

@@ -32,6 +32,9 @@ export function statusFromAgent(
     case 'CONTAINER_STATE_CREATED':
       return info.startError ? 'error' : 'stopped';
     case 'CONTAINER_STATE_PAUSED':
+      // Only a commit pauses a container (保存镜像, a port or mount change), for a moment: it
+      // keeps running, and keeps its GPUs, as far as the platform is concerned.
+      return 'running';
     case 'CONTAINER_STATE_EXITED':
       return 'stopped';
     case 'CONTAINER_STATE_DEAD':

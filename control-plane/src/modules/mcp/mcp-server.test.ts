@@ -84,8 +84,11 @@ describe('the MCP server at /api/mcp/server', { timeout: 120_000 }, () => {
       expect(byName.get(name)?.annotations?.readOnlyHint, name).toBe(true);
     }
     expect(byName.get('create_container')?.inputSchema.required).toEqual(
-      expect.arrayContaining(['name', 'image_name', 'product_id', 'password']),
+      expect.arrayContaining(['name', 'product_id', 'password']),
     );
+    // A catalogue image by name or a saved image by id: neither alone is required.
+    expect(byName.get('create_container')?.inputSchema.required).not.toContain('image_name');
+    expect(Object.keys(byName.get('create_container')?.inputSchema.properties ?? {})).toContain('image_id');
   });
 
   it('lists servers, creates a container, reads its logs, stops and deletes it, and tells the balance', async () => {

@@ -24,7 +24,9 @@ const required = { required_error: MSG_REQUIRED, invalid_type_error: MSG_REQUIRE
 
 export const mcpCreateSchema = z.object({
   name: z.string(required).trim().min(1, MSG_REQUIRED).max(64, '实例名称不能超过64个字符'),
-  image_name: z.string(required).trim().min(1, MSG_REQUIRED).max(255, '镜像名称过长'),
+  // A catalogue image by name, or one of the user's saved images (我的镜像) by id: one of them.
+  image_name: z.string(required).trim().min(1, MSG_REQUIRED).max(255, '镜像名称过长').optional(),
+  image_id: idField('镜像不存在', { coerce: true }).optional(),
   product_id: idField(MSG_REQUIRED, { coerce: true }),
   gpu_count: z
     .number({ invalid_type_error: 'GPU数量必须在1-8之间' })

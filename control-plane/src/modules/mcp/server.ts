@@ -126,7 +126,15 @@ export function buildMcpServer(
         '在指定服务器上创建并启动一个按小时计费的 GPU 容器，从账户余额扣费；root 密码设为 password。',
       inputSchema: {
         name: z.string().describe('容器名称（最多 64 个字符）'),
-        image_name: z.string().describe(`镜像名称：${MCP_IMAGES.join(' 或 ')}`),
+        image_name: z
+          .string()
+          .optional()
+          .describe(`镜像名称：${MCP_IMAGES.join(' 或 ')}（与 image_id 二选一）`),
+        image_id: z
+          .number()
+          .int()
+          .optional()
+          .describe('自定义镜像编号：我的镜像中已保存完成的镜像（与 image_name 二选一）'),
         product_id: z.number().int().describe('服务器编号（list_servers 的 product_id）'),
         gpu_count: z.number().int().min(1).max(8).optional().describe('GPU 数量，1-8，默认 1'),
         password: z.string().describe('root 密码：8-64 个可见英文字符'),

@@ -13,7 +13,7 @@ import type { ContainersService } from '../containers/service.js';
 import { totalPriceFen } from '../pricing/pricing.js';
 import type { McpContainerListReply, McpCreatedReply } from './contract.js';
 import { readRecentLogs } from './logs.js';
-import { MCP_IMAGES, type McpCreateInput, type McpStatus } from './schema.js';
+import { MCP_IMAGES, type McpCreateInput, type McpStatus, MSG_REQUIRED } from './schema.js';
 import { type McpContainerView, mcpContainerView } from './view.js';
 
 /** The balance of a user, from the billing module. */
@@ -87,7 +87,18 @@ export class McpService {
 
   /** A console purchase on hourly billing, then the requested root password. */
   async create(user: AuthUser, input: McpCreateInput): Promise<McpCreated> {
-    const image = await this.resolveImage(input.image_name);
+    if (input.image_name !== undefined && input.image_id !== undefined) {
+      throw badRequest('image_name 与 image_id 只能填写一个', 'IMAGE_AMBIGUOUS');
+    }
+    let image: Record<string, unknown>;
+    if (input.image_id !== undefined) {
+      // 我的镜像: the purchase checks it is the user's and saved.
+      image = { imageType: 'custom', customImageId: input.image_id };
+    } else {
+      if (input.image_name === undefined) throw badRequest(MSG_REQUIRED, 'VALIDATION_FAILED');
+      const named = await this.resolveImage(input.image_name);
+      image = { framework: named.framework_id, frameworkVersion: named.version_id };
+    }
     const product = await this.d.products.get(input.product_id);
     const total = totalPriceFen({
       unitPriceFen: yuanToFen(product.price),
@@ -99,8 +110,7 @@ export class McpService {
     const purchase = parse(purchaseSchema, {
       instanceName: input.name,
       gpuCount: input.gpu_count,
-      framework: image.framework_id,
-      frameworkVersion: image.version_id,
+      ...image,
       agreeTerms: true,
       billing_type: 'hourly',
       duration: 1,
