@@ -45,6 +45,14 @@ export const containerKeys = {
   admin: (query: object) => ['containers', 'admin', query] as const,
 };
 
+export const imageKeys = {
+  all: ['images'] as const,
+  list: () => ['images', 'list'] as const,
+  detail: (id: number) => ['images', 'detail', id] as const,
+  compare: (a: number, b: number) => ['images', 'compare', a, b] as const,
+  admin: () => ['images', 'admin'] as const,
+};
+
 export const marketKeys = {
   all: ['market'] as const,
   products: (filters: object) => ['market', 'products', filters] as const,

@@ -7,6 +7,7 @@ const ADMIN_MENU: SideMenuItem[] = [
   { path: '/admin/outbox', label: '发信记录' },
   { path: '/admin/products', label: '产品' },
   { path: '/admin/images', label: '镜像' },
+  { path: '/admin/user-images', label: '用户镜像' },
   { path: '/admin/coupons', label: '卡券' },
   { path: '/admin/invoices', label: '发票' },
   { path: '/admin/payments', label: '支付记录' },

@@ -13,6 +13,7 @@ describe('user menu', () => {
       '/user/profile',
       '/user/containers',
       '/user/storage',
+      '/user/images',
       '/user/orders',
       '/user/balance',
       '/user/billing-records',

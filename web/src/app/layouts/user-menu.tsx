@@ -11,6 +11,7 @@ export function userMenuLinks(isAdmin: boolean): { to: string; label: string }[]
     { to: '/user/profile', label: '个人中心' },
     { to: '/user/containers', label: '我的容器' },
     { to: '/user/storage', label: '存储管理' },
+    { to: '/user/images', label: '我的镜像' },
     { to: '/user/orders', label: '我的订单' },
     { to: '/user/balance', label: '余额' },
     { to: '/user/billing-records', label: '账单记录' },

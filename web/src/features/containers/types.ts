@@ -12,4 +12,4 @@ export type ContainerStatus =
   | 'deleted';
 
 /** The drawers and dialogs a container row opens. */
-export type ContainerPanel = 'logs' | 'metrics' | 'console' | 'ports' | 'mounts';
+export type ContainerPanel = 'logs' | 'metrics' | 'console' | 'ports' | 'mounts' | 'save-image';

@@ -55,6 +55,7 @@ describe('purchase helpers', () => {
       framework: 'pytorch',
       version: '2.1',
       imageType: 'public',
+      image: null,
     });
     expect(presetFromSearch(new URLSearchParams('imageType=weird')).imageType).toBeNull();
   });
@@ -62,5 +63,38 @@ describe('purchase helpers', () => {
   it('generates a default instance name', () => {
     expect(defaultInstanceName(() => 0)).toBe('instance-000000');
     expect(defaultInstanceName()).toMatch(/^instance-[0-9a-z]{6}$/);
+  });
+});
+
+describe('自定义镜像', () => {
+  it('sends the saved image instead of a framework version', () => {
+    const payload = buildPurchasePayload(
+      { price: 1.99 },
+      { ...values, imageType: 'custom', framework: undefined, frameworkVersion: undefined, customImageId: 9 },
+      undefined,
+    );
+    expect(payload).toMatchObject({
+      imageType: 'custom',
+      customImageId: 9,
+      frame_ports: {},
+      total_price: 19.9,
+    });
+    expect(payload).not.toHaveProperty('framework');
+    expect(() =>
+      buildPurchasePayload(
+        { price: 1 },
+        { ...values, imageType: 'custom', customImageId: undefined },
+        undefined,
+      ),
+    ).toThrow();
+  });
+
+  it('reads /market?imageType=custom&image=<id> from 我的镜像', () => {
+    expect(presetFromSearch(new URLSearchParams('imageType=custom&image=7'))).toMatchObject({
+      imageType: 'custom',
+      image: 7,
+    });
+    expect(presetFromSearch(new URLSearchParams('imageType=public&image=7')).image).toBeNull();
+    expect(presetFromSearch(new URLSearchParams('imageType=custom&image=x')).image).toBeNull();
   });
 });

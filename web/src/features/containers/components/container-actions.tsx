@@ -14,6 +14,7 @@ import { connectionInfo } from '../connection';
 import { containerActions } from '../status';
 import type { ContainerPanel } from '../types';
 import { DestroyContainerButton } from './destroy-container-button';
+import { canSaveImage } from './save-image-dialog';
 import { useStartWithFallback } from './use-start-container';
 
 export interface ContainerActionsProps {
@@ -21,9 +22,12 @@ export interface ContainerActionsProps {
   onOpenPanel: (container: Container, panel: ContainerPanel) => void;
 }
 
-type MoreAction = 'console' | 'reset-password' | 'ports' | 'mounts' | 'metrics';
+type MoreAction = 'console' | 'reset-password' | 'ports' | 'mounts' | 'metrics' | 'save-image';
 
-/** The secondary actions of the 更多 menu; console and password reset need a running container. */
+/**
+ * The secondary actions of the 更多 menu; console and password reset need a running container,
+ * 保存镜像 a running or stopped one.
+ */
 export function moreActions(status: string): { key: MoreAction; label: string }[] {
   const running = status === 'running';
   const items: { key: MoreAction; label: string }[] = [];
@@ -33,6 +37,7 @@ export function moreActions(status: string): { key: MoreAction; label: string }[
     items.push({ key: 'ports', label: '修改端口' }, { key: 'mounts', label: '修改挂载' });
   }
   items.push({ key: 'metrics', label: '监控' });
+  if (canSaveImage(status)) items.push({ key: 'save-image', label: '保存镜像' });
   return items;
 }
 

@@ -13,6 +13,7 @@ import { EditMountsDialog } from './edit-mounts-dialog';
 import { EditPortsDialog } from './edit-ports-dialog';
 import { LogViewer } from './log-viewer';
 import { MetricsDrawer } from './metrics-drawer';
+import { SaveImageDialog } from './save-image-dialog';
 
 export function ContainersPage() {
   const containers = useContainers();
@@ -25,6 +26,7 @@ export function ContainersPage() {
   const shown = (panel: ContainerPanel) => (open?.panel === panel ? open.container : null);
   const portsOf = shown('ports');
   const mountsOf = shown('mounts');
+  const savingOf = shown('save-image');
 
   return (
     <div>
@@ -58,6 +60,7 @@ export function ContainersPage() {
       {mountsOf ? (
         <EditMountsDialog key={mountsOf.container_id} container={mountsOf} onClose={close} />
       ) : null}
+      {savingOf ? <SaveImageDialog key={savingOf.container_id} container={savingOf} onClose={close} /> : null}
     </div>
   );
 }

@@ -6,6 +6,7 @@ import { useFrameworks, useFrameworkVersions } from '../api/get-frameworks';
 import { findPreset, versionsForServer } from '../framework-versions';
 import { startsAtOnce } from '../products';
 import type { PurchaseFormValues, PurchasePreset } from '../purchase';
+import { CustomImageField } from './custom-image-field';
 
 /** What the chosen version brings: its ports (Windows' custom list included) and default mounts. */
 function VersionSummary({ version }: { version: FrameworkVersion }) {
@@ -29,13 +30,17 @@ export interface FrameworkFieldsProps {
   warmVersionIds?: number[] | undefined;
 }
 
-/** 镜像类型, 框架 and 框架版本; versions are limited to the server's system type. */
+/**
+ * 镜像类型, then 框架 and 框架版本 (公共镜像; versions are limited to the server's system type) or
+ * one of the user's saved images (自定义镜像).
+ */
 export function FrameworkFields({ form, windowsServer, preset, warmVersionIds }: FrameworkFieldsProps) {
   const frameworkId = Form.useWatch('framework', form);
   const frameworks = useFrameworks();
   const versions = useFrameworkVersions(frameworkId);
   const offered = versionsForServer(versions.data ?? [], windowsServer);
   const versionId = Form.useWatch('frameworkVersion', form);
+  const imageType = Form.useWatch('imageType', form) ?? preset.imageType ?? 'public';
   const chosen = offered.find((v) => v.id === versionId);
   const presetApplied = useRef({ framework: false, version: false });
 
@@ -63,10 +68,12 @@ export function FrameworkFields({ form, windowsServer, preset, warmVersionIds }:
           <Radio value="custom">自定义镜像</Radio>
         </Radio.Group>
       </Form.Item>
+      {imageType === 'custom' ? <CustomImageField form={form} /> : null}
       <Form.Item
+        hidden={imageType === 'custom'}
         label="框架"
         name="framework"
-        rules={[{ required: true, message: '请选择框架' }]}
+        rules={[{ required: imageType !== 'custom', message: '请选择框架' }]}
         help={frameworks.isError ? `获取框架列表失败：${errorDetail(frameworks.error)}` : undefined}
         validateStatus={frameworks.isError ? 'error' : undefined}
       >
@@ -78,9 +85,10 @@ export function FrameworkFields({ form, windowsServer, preset, warmVersionIds }:
         />
       </Form.Item>
       <Form.Item
+        hidden={imageType === 'custom'}
         label="框架版本"
         name="frameworkVersion"
-        rules={[{ required: true, message: '请选择版本' }]}
+        rules={[{ required: imageType !== 'custom', message: '请选择版本' }]}
         help={versions.isError ? `获取框架版本失败：${errorDetail(versions.error)}` : undefined}
         validateStatus={versions.isError ? 'error' : undefined}
         extra={

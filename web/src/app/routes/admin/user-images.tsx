@@ -1,0 +1,5 @@
+import { AdminImagesPage } from '../../../features/admin-images/components/admin-images-page';
+
+export function Component() {
+  return <AdminImagesPage />;
+}

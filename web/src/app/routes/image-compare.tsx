@@ -1,0 +1,5 @@
+import { ImageComparePage } from '../../features/images/components/image-compare-page';
+
+export function Component() {
+  return <ImageComparePage />;
+}

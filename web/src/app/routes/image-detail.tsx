@@ -1,0 +1,5 @@
+import { ImageDetailPage } from '../../features/images/components/image-detail-page';
+
+export function Component() {
+  return <ImageDetailPage />;
+}

@@ -1,0 +1,5 @@
+import { ImagesPage } from '../../features/images/components/images-page';
+
+export function Component() {
+  return <ImagesPage />;
+}
