@@ -189,6 +189,7 @@ export function buildServices(config: Config, knex: Knex, log: Logger, registry:
     products,
     agents,
     balances: billing.account,
+    images,
   });
   return {
     agents,

@@ -74,6 +74,7 @@ describe('the MCP server at /api/mcp/server', { timeout: 120_000 }, () => {
       'reset_container_password',
       'get_container_logs',
       'get_balance',
+      'list_my_images',
     ]) {
       expect(byName.has(name), name).toBe(true);
     }
@@ -159,6 +160,39 @@ describe('the MCP server at /api/mcp/server', { timeout: 120_000 }, () => {
     expect((await cp.knex('containers').where({ id }).first()).status).toBe('deleted');
     const empty = await call<{ items: McpContainerView[] }>(client, 'list_containers');
     expect(empty.items).toEqual([]);
+  });
+
+  it("lists the user's saved images that are ready, for create_container's image_id", async () => {
+    const client = await connect({ 'X-API-Key': key });
+    const user = await cp.knex('users').where({ username: 'mcp_tools' }).first('id');
+    const other = await cp.knex('users').whereNot({ username: 'mcp_tools' }).first('id');
+    const row = (name: string, userId: number, status: string) => ({
+      user_id: userId,
+      name,
+      tag: 'v1',
+      status,
+      source_image: 'ubuntu:22.04',
+      repository: `u${userId}/${name}`,
+      digest: status === 'ready' ? `sha256:${'a'.repeat(64)}` : null,
+      size_bytes: 3 * 1024 ** 3,
+    });
+    const [ready] = await cp
+      .knex('user_images')
+      .insert([
+        row('ready-env', user.id, 'ready'),
+        row('half-env', user.id, 'saving'),
+        row('theirs', other.id, 'ready'),
+      ])
+      .returning('id');
+    const mine = await call<{ items: { image_id: number; name: string; size_gb: number }[]; total: number }>(
+      client,
+      'list_my_images',
+    );
+    expect(mine.items).toEqual([
+      expect.objectContaining({ image_id: Number(ready.id), name: 'ready-env', size_gb: 3 }),
+    ]);
+    expect(mine.total).toBe(1);
+    await cp.knex('user_images').whereIn('name', ['ready-env', 'half-env', 'theirs']).delete();
   });
 
   it('reports a refused action as a tool error with the Chinese reason', async () => {

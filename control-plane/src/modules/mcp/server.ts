@@ -34,7 +34,7 @@ export function buildMcpServer(
     { name: 'gpucloud', title: 'GPU 云平台', version: '0.1.0' },
     {
       instructions:
-        '管理 GPU 云平台上的容器：先用 list_servers 查看服务器与价格、list_images 查看镜像，再用 create_container 创建（按小时计费，从余额扣费）。容器的 SSH 地址与端口见 list_containers 的 ssh_server、ssh_port。',
+        '管理 GPU 云平台上的容器：先用 list_servers 查看服务器与价格、list_images 查看镜像（list_my_images 查看我保存的镜像），再用 create_container 创建（按小时计费，从余额扣费）。容器的 SSH 地址与端口见 list_containers 的 ssh_server、ssh_port。',
     },
   );
 
@@ -90,6 +90,21 @@ export function buildMcpServer(
     () =>
       run('获取镜像失败', async () => {
         const items = await mcp.images();
+        return { items, total: items.length };
+      }),
+  );
+
+  server.registerTool(
+    'list_my_images',
+    {
+      title: '我的镜像',
+      description:
+        '列出我保存的自定义镜像（已保存完成的），用 image_id 传给 create_container 即可从它创建容器。',
+      annotations: readOnly,
+    },
+    () =>
+      run('获取我的镜像失败', async () => {
+        const items = await mcp.myImages(user);
         return { items, total: items.length };
       }),
   );

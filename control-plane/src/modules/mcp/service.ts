@@ -10,6 +10,7 @@ import type { ContainerConfigService } from '../containers/config-service.js';
 import type { PurchaseService } from '../containers/purchase-service.js';
 import { purchaseSchema } from '../containers/schema.js';
 import type { ContainersService } from '../containers/service.js';
+import type { ImagesService } from '../images/service.js';
 import { totalPriceFen } from '../pricing/pricing.js';
 import type { McpContainerListReply, McpCreatedReply } from './contract.js';
 import { readRecentLogs } from './logs.js';
@@ -29,6 +30,18 @@ export interface McpDeps {
   products: CloudProductsService;
   agents: AgentPool;
   balances: Balances;
+  /** The user's saved images (我的镜像). */
+  images: Pick<ImagesService, 'list'>;
+}
+
+export interface McpMyImage {
+  image_id: number;
+  name: string;
+  tag: string;
+  description: string;
+  size_gb: number;
+  source_image: string;
+  created_at: string;
 }
 
 export interface McpImage {
@@ -182,6 +195,22 @@ export class McpService {
   }
 
   /** The images the dashboard offers, with what they run. */
+  /** The user's saved images that can be started (create_container's image_id). */
+  async myImages(user: AuthUser): Promise<McpMyImage[]> {
+    const { images } = await this.d.images.list(user);
+    return images
+      .filter((i) => i.status === 'ready')
+      .map((i) => ({
+        image_id: i.id,
+        name: i.name,
+        tag: i.tag,
+        description: i.description,
+        size_gb: Math.round((i.size_bytes / 1024 ** 3) * 100) / 100,
+        source_image: i.source_image,
+        created_at: i.created_at,
+      }));
+  }
+
   async images(): Promise<McpImage[]> {
     const all = await this.catalogueImages();
     return MCP_IMAGES.flatMap((name) => all.filter((i) => i.name === name));
