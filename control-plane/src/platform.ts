@@ -28,6 +28,7 @@ import { ContainersRepository } from './modules/containers/repository.js';
 import { ContainersService } from './modules/containers/service.js';
 import { createRegistry, type PlatformRegistry, tokenRealm } from './modules/images/registry-service.js';
 import { ImagesRepository } from './modules/images/repository.js';
+import { grantToAuth } from './modules/images/save.js';
 import { ImagesService } from './modules/images/service.js';
 import { McpService } from './modules/mcp/service.js';
 import { NodeImagesService } from './modules/nodes/images.js';
@@ -109,7 +110,18 @@ export function buildServices(config: Config, knex: Knex, log: Logger, registry:
   const catalogue = new CatalogueService(catalogueRepo, {
     liveContainersOfVersions: (versionIds) => containersRepo.liveCount({ versionIds }),
   });
-  const nodeImages = new NodeImagesService({ repo: nodesRepo, agents, nodes, catalogue, log });
+  const nodeImages = new NodeImagesService({
+    repo: nodesRepo,
+    agents,
+    nodes,
+    catalogue,
+    // A warm-up of a catalogue version published from a saved image pulls with a grant for it.
+    pullAuth: async (image) => {
+      const grant = await images.publishedReferenceGrant(image);
+      return grant && grantToAuth(grant);
+    },
+    log,
+  });
   const marketCache = new MarketCache<CloudProductView[]>(config.databaseUrl, log);
   const products = new CloudProductsService(
     new CloudProductsRepository(knex),

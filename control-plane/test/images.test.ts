@@ -429,6 +429,16 @@ describe('the admin’s images', () => {
     // Anyone's purchase of that version pulls with a grant for exactly that repository.
     const grant = await cp.services.images.catalogueGrant(version?.id as number);
     expect(grant?.server_address).toBe(cp.services.registry.host);
+    // So does an admin's warm-up of it on a node (it names the reference); nothing else gets one.
+    const warmGrant = await cp.services.images.publishedReferenceGrant(version?.image as string);
+    expect(warmGrant?.server_address).toBe(cp.services.registry.host);
+    const other = await savedImage(ivan.id, { name: 'ivan-private', size_bytes: 1 });
+    expect(
+      await cp.services.images.publishedReferenceGrant(
+        `${cp.services.registry.host}/${other.repository}@${other.digest}`,
+      ),
+    ).toBeUndefined();
+    expect(await cp.services.images.publishedReferenceGrant('ubuntu:22.04')).toBeUndefined();
     const again = await admin.request<Detail>('POST', `/api/admin/images/${img.id}/publish`, {
       framework: '社区镜像',
       version: 'ivan-env-1',

@@ -228,6 +228,20 @@ export class ImagesRepository {
     }));
   }
 
+  /** A published image by its repository (a warm-up of a catalogue version names its reference). */
+  async publishedByRepository(repository: string): Promise<UserImageRow | undefined> {
+    const row = await this.live()
+      .where({ repository })
+      .whereExists(
+        UserImagePublicationModel.query(this.knex).whereColumn(
+          'user_image_publications.image_id',
+          'user_images.id',
+        ),
+      )
+      .first();
+    return row && toRow(row);
+  }
+
   /** The image a published framework version pulls (for the catalogue's pull grant). */
   async publishedImage(frameworkVersionId: number): Promise<UserImageRow | undefined> {
     const link = await UserImagePublicationModel.query(this.knex).findById(frameworkVersionId);

@@ -330,6 +330,18 @@ export class ImagesService {
     return registry.grant(row.repository, ['pull']);
   }
 
+  /**
+   * A pull grant for an image reference of the platform's registry that an admin published (a
+   * warm-up names the catalogue version's reference); undefined for any other reference.
+   */
+  async publishedReferenceGrant(reference: string): Promise<RegistryGrant | undefined> {
+    const registry = this.d.registry();
+    if (!registry || !reference.startsWith(`${registry.host}/`)) return undefined;
+    const repository = reference.slice(registry.host.length + 1).split(/[@:]/)[0] ?? '';
+    const row = await this.d.repo.publishedByRepository(repository);
+    return row ? registry.grant(row.repository, ['pull']) : undefined;
+  }
+
   // ------------------------------------------------------------------ administration
 
   /** GET /api/admin/images/saved: every user's images with their owner and publication. */

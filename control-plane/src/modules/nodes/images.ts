@@ -2,7 +2,7 @@
 // purchase of a catalogue image starts at once. The agent's ListImages is the truth about what
 // is present; a warm-up's progress lives in node_images like a purchase's pull does in its
 // container row, so every replica shows the same.
-import type { ListImagesResponse__Output } from '@gpucloud/proto';
+import type { ListImagesResponse__Output, RegistryAuth } from '@gpucloud/proto';
 import { agentError } from '../../agents/agent-errors.js';
 import type { AgentPool } from '../../agents/agent-pool.js';
 import { PullProgress } from '../../agents/pull-progress.js';
@@ -52,6 +52,8 @@ export class NodeImagesService {
       agents: AgentPool;
       nodes: NodesService;
       catalogue: NodeImageCatalogue;
+      /** Pull credentials for an image of the platform's registry (a published saved image). */
+      pullAuth?: (image: string) => Promise<RegistryAuth | undefined>;
       log: (message: string, err?: unknown) => void;
     },
   ) {}
@@ -155,16 +157,22 @@ export class NodeImagesService {
     let shownAt = 0;
     let writes = Promise.resolve();
     try {
-      await this.d.agents.get(node).pullImage(image, (message) => {
-        const percent = progress.add(message);
-        // At most one write a second: the console polls every few seconds.
-        if (percent === shown || percent === 100 || Date.now() - shownAt < 1000) return;
-        shown = percent;
-        shownAt = Date.now();
-        writes = writes
-          .then(() => this.d.repo.setImageState(node.id, key, { progress: percent }))
-          .catch((e) => this.d.log(`warm-up progress of ${image} not saved`, e));
-      });
+      const auth = await this.d.pullAuth?.(image);
+      await this.d.agents.get(node).pullImage(
+        image,
+        (message) => {
+          const percent = progress.add(message);
+          // At most one write a second: the console polls every few seconds.
+          if (percent === shown || percent === 100 || Date.now() - shownAt < 1000) return;
+          shown = percent;
+          shownAt = Date.now();
+          writes = writes
+            .then(() => this.d.repo.setImageState(node.id, key, { progress: percent }))
+            .catch((e) => this.d.log(`warm-up progress of ${image} not saved`, e));
+        },
+        undefined,
+        auth,
+      );
       await writes;
       // The node's listing makes it present with its size in one write; without a listing, the
       // pull's own word does (the size follows at the next listing).
