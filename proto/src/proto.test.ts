@@ -40,6 +40,8 @@ describe('agent.proto', () => {
         'GetVolumeUsage',
         'ListVolumes',
         'PullImage',
+        'SaveImage',
+        'RemoveImage',
       ].sort(),
     );
     const def = agentServiceDefinition();
@@ -47,6 +49,8 @@ describe('agent.proto', () => {
     expect(def.Console?.requestStream && def.Console?.responseStream).toBe(true);
     expect(def.WatchEvents?.responseStream).toBe(true);
     expect(def.PullImage?.responseStream).toBe(true);
+    expect(def.SaveImage?.responseStream).toBe(true);
+    expect(def.RemoveImage?.responseStream).toBe(false);
   });
 
   it('has generated types that match the proto file (run `npm run generate -w @gpucloud/proto`)', () => {
