@@ -16,23 +16,26 @@ try {
   console.error(`配置错误 / configuration error: ${err instanceof Error ? err.message : String(err)}`);
   process.exit(1);
 }
-const running = await startControlPlane(config, consoleLogger);
-consoleLogger(`listening on ${config.host}:${running.port}`);
-if (running.generatedAdminPassword) {
-  consoleLogger(`admin account created: ${config.adminUsername} / ${running.generatedAdminPassword}`);
-}
-
+// The signals are heard from the start: a stop asked while the platform is still starting (the
+// API answers before the registry and the jobs are up) waits for the start, then closes it all,
+// rather than ending the process with the registry it spawned left running.
+const starting = startControlPlane(config, consoleLogger);
 let closing = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     if (closing) return;
     closing = true;
-    running
-      .close()
+    starting
+      .then((running) => running.close())
       .then(() => process.exit(0))
       .catch((err) => {
         consoleLogger('shutdown failed', err);
         process.exit(1);
       });
   });
+}
+const running = await starting;
+consoleLogger(`listening on ${config.host}:${running.port}`);
+if (running.generatedAdminPassword) {
+  consoleLogger(`admin account created: ${config.adminUsername} / ${running.generatedAdminPassword}`);
 }
