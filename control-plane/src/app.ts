@@ -14,6 +14,7 @@ import { appRoutes } from './modules/apps/routes.js';
 import type { AppsService } from './modules/apps/service.js';
 import type { AuthService } from './modules/auth/service.js';
 import { type Billing, billingRouters } from './modules/billing/build.js';
+import { balanceRead } from './modules/billing/routes.js';
 import { catalogueAdminRoutes } from './modules/catalogue/admin-routes.js';
 import { catalogueRoutes } from './modules/catalogue/routes.js';
 import type { CatalogueService } from './modules/catalogue/service.js';
@@ -22,7 +23,7 @@ import { cloudProductRoutes } from './modules/cloud-products/routes.js';
 import type { CloudProductsService } from './modules/cloud-products/service.js';
 import type { ContainerConfigService } from './modules/containers/config-service.js';
 import type { PurchaseService } from './modules/containers/purchase-service.js';
-import { containerAdminRoutes, containerRoutes } from './modules/containers/routes.js';
+import { containerAdminRoutes, containerListRead, containerRoutes } from './modules/containers/routes.js';
 import type { ContainersService } from './modules/containers/service.js';
 import { containerWsRoutes } from './modules/containers/ws-routes.js';
 import { imageAdminRoutes } from './modules/images/admin-routes.js';
@@ -95,9 +96,16 @@ export function createApp(deps: AppDeps) {
   const trust = deps.trustProxy ?? parseTrustProxy(undefined);
   const site = deps.webDist ? consoleSite(deps.webDist) : undefined;
 
-  // The health check and the console's files skip Koa altogether (see fastPath); whoever serves
-  // the app (listen(), or a test's callback()) gets the fast path first.
-  answerFirst(app, fastPath(trust, site));
+  // The health check, the console's files and a remembered session's balance and container list
+  // skip Koa altogether (see fastPath); whoever serves the app (listen(), or a test's callback())
+  // gets the fast path first.
+  answerFirst(
+    app,
+    fastPath(trust, site, {
+      rememberedUser: (token) => deps.auth.rememberedUser(token),
+      reads: [balanceRead(deps.billing), containerListRead(deps.containers)],
+    }),
+  );
 
   app.use(trustedClient(trust));
   app.use(securityHeaders());

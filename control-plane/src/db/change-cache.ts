@@ -9,8 +9,10 @@
 // back. PostgreSQL delivers a listener's notifications in commit order, so every change committed
 // before the request began (and so every change already acknowledged to anyone, through any
 // replica) has dropped the reply by then. Requests arriving while a barrier is on its way share
-// the next one. While the connection is down (and until it is back) nothing is kept: every
-// request reads the database.
+// the next one, which leaves once the requests read in the same turn of the event loop have
+// joined it. Each replica's barriers travel on a channel of its own, so no replica wakes for
+// another's. While the connection is down (and until it is back) nothing is kept: every request
+// reads the database.
 import { randomBytes } from 'node:crypto';
 import { PgListener } from './listener.js';
 
@@ -32,18 +34,12 @@ type Log = (message: string, err?: unknown) => void;
 
 interface Barrier {
   nonce: string;
+  /** Settles once the barrier came back, the connection went, or BARRIER_TIMEOUT_MS passed. */
   done: Promise<void>;
   resolve(): void;
   reject(err: unknown): void;
-}
-
-function withTimeout(promise: Promise<void>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<void>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error('timed out')), ms);
-    timer.unref();
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+  /** One timer per barrier (not per waiting request). */
+  timer: NodeJS.Timeout;
 }
 
 interface Subscriber {
@@ -58,9 +54,14 @@ export class ChangeFeed {
   private readonly listener: PgListener;
   private readonly subscribers = new Map<string, Subscriber[]>();
   private readonly barrierChannel: string;
+  /** Barrier nonces: this feed's random prefix and a counter (no random bytes per barrier). */
+  private readonly noncePrefix = randomBytes(6).toString('hex');
+  private nonceCount = 0;
   /** The barrier on its way, and the one that requests arriving meanwhile will wait for. */
   private inFlight: Barrier | undefined;
   private next: Barrier | undefined;
+  /** Whether the next barrier leaves at the end of this turn of the event loop (setImmediate). */
+  private sendScheduled = false;
   /** Barriers sent (for tests: requests arriving together share one). */
   barriers = 0;
 
@@ -71,11 +72,12 @@ export class ChangeFeed {
     name: string;
     log: Log;
   }) {
-    this.barrierChannel = o.barrierChannel;
+    // One channel per feed: another replica's barriers never reach this one's connection.
+    this.barrierChannel = `${o.barrierChannel}_${this.noncePrefix}`;
     for (const channel of o.channels) this.subscribers.set(channel, []);
     this.listener = new PgListener({
       databaseUrl: o.databaseUrl,
-      channels: [...o.channels, o.barrierChannel],
+      channels: [...o.channels, this.barrierChannel],
       name: o.name,
       log: o.log,
       onNotification: (_client, message) => {
@@ -121,13 +123,13 @@ export class ChangeFeed {
   /**
    * Resolves once every announcement committed before the call has been handled: a barrier sent
    * after the call on the listening connection came back. Rejects when the connection goes or
-   * the barrier takes longer than BARRIER_TIMEOUT_MS.
+   * the barrier is not back BARRIER_TIMEOUT_MS after its first waiter.
    */
   barrier(): Promise<void> {
     if (!this.next) this.next = this.newBarrier();
     const mine = this.next;
-    if (!this.inFlight) this.sendNext();
-    return withTimeout(mine.done, BARRIER_TIMEOUT_MS);
+    if (!this.inFlight) this.scheduleSend();
+    return mine.done;
   }
 
   private resetAll(): void {
@@ -135,14 +137,37 @@ export class ChangeFeed {
   }
 
   private newBarrier(): Barrier {
-    const b = { nonce: randomBytes(8).toString('hex') } as Barrier;
+    const b = { nonce: `${this.noncePrefix}-${++this.nonceCount}` } as Barrier;
     b.done = new Promise<void>((resolve, reject) => {
-      b.resolve = resolve;
-      b.reject = reject;
+      b.resolve = () => {
+        clearTimeout(b.timer);
+        resolve();
+      };
+      b.reject = (err) => {
+        clearTimeout(b.timer);
+        reject(err);
+      };
     });
+    // Its waiters read the database instead; the barrier itself stays on its way (a later one
+    // is sent only once it came back or the connection went).
+    b.timer = setTimeout(() => b.reject(new Error('the barrier timed out')), BARRIER_TIMEOUT_MS);
+    b.timer.unref();
     // A waiter that gave up (a lost connection) leaves no unhandled rejection behind.
     b.done.catch(() => undefined);
     return b;
+  }
+
+  /**
+   * Sends the next barrier once the requests already read (this turn of the event loop) have
+   * joined it: under load, one round trip vouches for many requests instead of one each.
+   */
+  private scheduleSend(): void {
+    if (this.sendScheduled) return;
+    this.sendScheduled = true;
+    setImmediate(() => {
+      this.sendScheduled = false;
+      if (!this.inFlight) this.sendNext();
+    });
   }
 
   private sendNext(): void {
@@ -154,7 +179,7 @@ export class ChangeFeed {
     this.listener.notify(this.barrierChannel, b.nonce).catch((err: unknown) => {
       if (this.inFlight === b) this.inFlight = undefined;
       b.reject(err);
-      if (this.next) this.sendNext();
+      if (this.next) this.scheduleSend();
     });
   }
 
@@ -163,7 +188,7 @@ export class ChangeFeed {
     if (!b || b.nonce !== nonce) return;
     this.inFlight = undefined;
     b.resolve();
-    if (this.next) this.sendNext();
+    if (this.next) this.scheduleSend();
   }
 }
 

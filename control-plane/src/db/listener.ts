@@ -41,7 +41,8 @@ export class PgListener {
   async notify(channel: string, payload: string): Promise<void> {
     const client = this.client;
     if (!client) throw new Error(`${this.o.name} is not listening`);
-    await client.query('select pg_notify($1, $2)', [channel, payload]);
+    // A named statement: parsed once per connection, not once per barrier.
+    await client.query({ name: 'gpucloud_notify', text: 'select pg_notify($1, $2)', values: [channel, payload] });
   }
 
   /** Listens from now on; throws when the first connection fails (see `retryLater`). */
@@ -82,7 +83,11 @@ export class PgListener {
     client.on('end', () => lost());
     await client.connect();
     try {
-      await client.query(this.o.channels.map((channel) => `LISTEN ${channel}`).join('; '));
+      // What this connection sends itself (barriers, notify()) needs no durable commit: without
+      // this, each would wait for a WAL flush on a server that syncs its commits.
+      await client.query(
+        ['SET synchronous_commit TO off', ...this.o.channels.map((channel) => `LISTEN ${channel}`)].join('; '),
+      );
     } catch (err) {
       await client.end().catch(() => undefined);
       throw err;

@@ -21,10 +21,16 @@ export interface Authenticator {
   authenticate(token: string): Promise<AuthUser | undefined>;
 }
 
+const BEARER = /^Bearer\s+(.+)$/i;
+
+/** The token of an `Authorization: Bearer <token>` header. */
+export function tokenOfAuthorization(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  return BEARER.exec(header)?.[1]?.trim() || undefined;
+}
+
 export function bearerToken(ctx: Pick<Context, 'get'>): string | undefined {
-  const header = ctx.get('authorization');
-  const match = /^Bearer\s+(.+)$/i.exec(header);
-  return match?.[1]?.trim() || undefined;
+  return tokenOfAuthorization(ctx.get('authorization'));
 }
 
 export interface ApiKeyAuthenticator {

@@ -133,6 +133,15 @@ export class AuthService implements Authenticator {
     await this.announced(userId, (nonce) => this.d.sessions.announce(userId, nonce));
   }
 
+  /**
+   * The user of a session this process remembers (see SessionCache), without reading the
+   * database; undefined when it does not (authenticate() then reads it).
+   */
+  rememberedUser(token: string): AuthUser | undefined {
+    const cache = this.d.cache?.revocations.listening ? this.d.cache.sessions : undefined;
+    return cache?.get(hashToken(token), Date.now());
+  }
+
   async authenticate(token: string): Promise<AuthUser | undefined> {
     const tokenHash = hashToken(token);
     const cache = this.d.cache?.revocations.listening ? this.d.cache.sessions : undefined;

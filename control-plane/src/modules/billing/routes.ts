@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import { type AppContext, type AppState, currentUser, requireUser } from '../../framework/auth.js';
 import { AppError, badRequest } from '../../framework/errors.js';
+import type { FastRead } from '../../framework/fast-path.js';
 import { containerIdParam, idParam, parse } from '../../framework/validate.js';
 import type { Billing } from './build.js';
 import {
@@ -78,12 +79,18 @@ export function paymentCallbackRoutes(b: Billing): Router<AppState> {
 }
 
 /** Balance, top-up (WeChat Pay), billing records. */
+/** GET /api/billing/balance: also answered before Koa for a remembered session (app.ts). */
+export function balanceRead(b: Billing): FastRead {
+  return { path: '/api/billing/balance', read: (user) => b.account.balance(user.id) };
+}
+
 export function billingRoutes(b: Billing): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/api/billing' });
   router.use(requireUser);
 
+  const balance = balanceRead(b);
   router.get('/balance', async (ctx) => {
-    ctx.body = await b.account.balance(currentUser(ctx).id);
+    ctx.body = await balance.read(currentUser(ctx));
   });
   router.get('/statistics', async (ctx) => {
     ctx.body = await b.account.statistics(currentUser(ctx).id);

@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import { type AppState, currentUser, requireAdmin, requireUser } from '../../framework/auth.js';
+import type { FastRead } from '../../framework/fast-path.js';
 import { containerIdParam, idParam, parse } from '../../framework/validate.js';
 import { metricsQuery } from '../nodes/schema.js';
 import type { ContainerConfigService } from './config-service.js';
@@ -19,6 +20,11 @@ import type { ContainerView } from './view.js';
 
 /** A container id from a route parameter (framework/validate.ts's containerIdParam). */
 export const containerId = containerIdParam;
+
+/** GET /api/containers: also answered before Koa for a remembered session (app.ts). */
+export function containerListRead(containers: Pick<ContainersService, 'listForUser'>): FastRead {
+  return { path: '/api/containers', read: (user) => containers.listForUser(user) };
+}
 
 export interface ContainerRouteDeps {
   containers: ContainersService;
@@ -42,8 +48,9 @@ export function containerRoutes({
     ctx.body = answer.body;
   });
 
+  const list = containerListRead(containers);
   router.get('/containers', requireUser, async (ctx) => {
-    ctx.body = await containers.listForUser(currentUser(ctx));
+    ctx.body = await list.read(currentUser(ctx));
   });
 
   router.get('/containers/:id', requireUser, async (ctx) => {
