@@ -42,7 +42,11 @@ export class PgListener {
     const client = this.client;
     if (!client) throw new Error(`${this.o.name} is not listening`);
     // A named statement: parsed once per connection, not once per barrier.
-    await client.query({ name: 'gpucloud_notify', text: 'select pg_notify($1, $2)', values: [channel, payload] });
+    await client.query({
+      name: 'gpucloud_notify',
+      text: 'select pg_notify($1, $2)',
+      values: [channel, payload],
+    });
   }
 
   /** Listens from now on; throws when the first connection fails (see `retryLater`). */
@@ -86,7 +90,9 @@ export class PgListener {
       // What this connection sends itself (barriers, notify()) needs no durable commit: without
       // this, each would wait for a WAL flush on a server that syncs its commits.
       await client.query(
-        ['SET synchronous_commit TO off', ...this.o.channels.map((channel) => `LISTEN ${channel}`)].join('; '),
+        ['SET synchronous_commit TO off', ...this.o.channels.map((channel) => `LISTEN ${channel}`)].join(
+          '; ',
+        ),
       );
     } catch (err) {
       await client.end().catch(() => undefined);
