@@ -1,6 +1,5 @@
 // Builds the agent's object graph and serves it over gRPC. The only place where the pieces
 // meet; nothing is created at import time.
-import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { agentServiceDefinition, type NodeAgentHandlers } from '@gpucloud/proto';
@@ -17,6 +16,9 @@ import type { ContainerClient, OpenDockerStreams } from './docker/container-clie
 import { DockerodeContainerClient } from './docker/dockerode-container-client.js';
 import { dockerConnection } from './docker/dockerode-support.js';
 import { LABELS, MANAGED_FILTER } from './docker/labels.js';
+import { CertificateExpiry } from './fleet/certificates.js';
+import { fleetHandlers } from './fleet/handlers.js';
+import { serverTls } from './fleet/tls-server.js';
 import { createGpuProbe } from './gpu/create-probe.js';
 import type { GpuProbe } from './gpu/gpu-probe.js';
 import { ToolkitProbe } from './gpu/toolkit.js';
@@ -24,6 +26,7 @@ import { chooseBindAddress } from './host/bind-address.js';
 import { GpuRuntime } from './host/gpu-runtime.js';
 import { HostFacts, type StaticHostFacts } from './host/host-facts.js';
 import { collectHostInfo } from './host/host-info.js';
+import { ImageDisk, isLocalEngine } from './host/image-disk.js';
 import { ImageInventoryReader } from './images/image-inventory.js';
 import { ImageSaver } from './images/image-saver.js';
 import { type IptablesRunner, TenantFirewall } from './network/firewall.js';
@@ -66,6 +69,13 @@ export interface AgentRuntime {
   containerClient?: AgentEngine;
   /** Replaces the host probe (OS, CPU, memory): fixed facts, for many agents on one host. */
   hostFacts?: StaticHostFacts;
+  /** How often platform TLS files are reread (--tls-mode platform; tests of renewal shorten it). */
+  tlsRefreshMs?: number;
+  /**
+   * After UpgradeAgent installed a new version: stop and exit so the supervisor starts it
+   * (default: SIGTERM to this process, answered by main.ts's graceful shutdown and exit 0).
+   */
+  restartAfterUpgrade?: () => void;
   /**
    * Where the host's sockets are read (`<procRoot>/net/tcp`, tcp6; default /proc): agents
    * sharing one host each get a host of their own.
@@ -76,16 +86,6 @@ export interface AgentRuntime {
 /** What the agent needs of a container engine: containers, tenant networks, the storage probe. */
 export type AgentEngine = ContainerClient &
   NetworkEngine & { supportsStorageSize(image: string, size: string): Promise<string> };
-
-function serverCredentials(config: AgentConfig): grpc.ServerCredentials {
-  if (!config.tls) return grpc.ServerCredentials.createInsecure();
-  const ca = config.tls.caFile ? readFileSync(config.tls.caFile) : null;
-  return grpc.ServerCredentials.createSsl(
-    ca,
-    [{ cert_chain: readFileSync(config.tls.certFile), private_key: readFileSync(config.tls.keyFile) }],
-    ca !== null,
-  );
-}
 
 function bind(server: grpc.Server, listen: string, credentials: grpc.ServerCredentials): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -205,6 +205,8 @@ export async function startAgent(options: AgentOptions, runtime: AgentRuntime = 
   // Recreates the agent died in are undone before any call can see the container missing.
   await recoverRecreates(service);
   const facts = new HostFacts(config.volumeRoot, runtime.hostFacts);
+  const imageDisk = new ImageDisk(() => client.dataRoot(), isLocalEngine(config.dockerHost));
+  const certificateExpiry = new CertificateExpiry(config.tls?.certFile);
 
   const deps: RpcDeps = {
     token: config.token,
@@ -221,6 +223,8 @@ export async function startAgent(options: AgentOptions, runtime: AgentRuntime = 
         runtime: gpuRuntime,
         portRange: config.portRange,
         publicHost: config.publicHost,
+        imageDisk: () => imageDisk.space(),
+        certificateExpiresUnixMs: () => certificateExpiry.read(),
         isolationProblem: () => (networks ? networks.firewall.problem : ''),
         warnings: () => [
           ...(networks
@@ -236,12 +240,22 @@ export async function startAgent(options: AgentOptions, runtime: AgentRuntime = 
     defaultHeartbeatIntervalMs: config.heartbeatIntervalMs,
     log,
     openStreams: new Set(),
+    ...(runtime.restartAfterUpgrade ? { restartAfterUpgrade: runtime.restartAfterUpgrade } : {}),
   };
-  const handlers: NodeAgentHandlers = { ...unaryHandlers(deps), ...streamHandlers(deps) };
+  const handlers: NodeAgentHandlers = {
+    ...unaryHandlers(deps),
+    ...streamHandlers(deps),
+    ...fleetHandlers(deps, config),
+  };
 
   const server = new grpc.Server({ 'grpc.max_receive_message_length': 16 * 1024 * 1024 });
   server.addService(agentServiceDefinition(), handlers);
-  const port = await bind(server, config.listen, serverCredentials(config));
+  const tls = serverTls(config.tls, runtime.tlsRefreshMs);
+  const port = await bind(server, config.listen, tls.credentials);
+  await tls.ready.catch((err: unknown) => {
+    server.forceShutdown();
+    throw err;
+  });
 
   let closed: Promise<void> | undefined;
   return {

@@ -127,6 +127,51 @@ describe('agent settings', () => {
     }
   });
 
+  it('reads the platform TLS of a joined node (tls-mode platform needs the CA) and its install', () => {
+    const file = JSON.stringify({
+      'tls-cert': '/etc/gpucloud/tls/agent.crt',
+      'tls-key': '/etc/gpucloud/tls/agent.key',
+      'tls-ca': '/etc/gpucloud/tls/ca.crt',
+      'tls-mode': 'platform',
+      controlPlaneUrl: 'https://gpu.example.com',
+      'install-dir': '/opt/gpucloud/agent',
+    });
+    const config = configFromCli({
+      argv: ['--config', 'agent.json', '--token', 't'],
+      env: {},
+      readFile: () => file,
+    });
+    expect(config).toMatchObject({
+      tls: {
+        certFile: '/etc/gpucloud/tls/agent.crt',
+        keyFile: '/etc/gpucloud/tls/agent.key',
+        caFile: '/etc/gpucloud/tls/ca.crt',
+        watch: true,
+      },
+      controlPlaneUrl: 'https://gpu.example.com',
+      installDir: '/opt/gpucloud/agent',
+    });
+    // Hand-made certificates are read once (no watch), and from a checkout there is no install.
+    const plain = configFromCli({
+      argv: ['--token', 't', '--tls-cert', 'a.crt', '--tls-key', 'a.key'],
+      env: {},
+    });
+    expect(plain !== 'help' && plain.tls).toEqual({ certFile: 'a.crt', keyFile: 'a.key' });
+    expect(plain).not.toHaveProperty('installDir');
+    expect(() =>
+      configFromCli({
+        argv: ['--token', 't', '--tls-cert', 'a', '--tls-key', 'b', '--tls-mode', 'platform'],
+        env: {},
+      }),
+    ).toThrow(/--tls-ca/);
+    expect(() => configFromCli({ argv: ['--token', 't', '--tls-mode', 'platform'], env: {} })).toThrow(
+      /--tls-cert/,
+    );
+    expect(() => configFromCli({ argv: ['--token', 't', '--tls-mode', 'magic'], env: {} })).toThrow(
+      /files or platform/,
+    );
+  });
+
   it('answers --help', () => {
     expect(configFromCli({ argv: ['--help'], env: {} })).toBe('help');
   });

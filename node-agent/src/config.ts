@@ -6,6 +6,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_MIN_TOOLKIT_VERSION } from './gpu/toolkit.js';
 import { DEFAULT_TENANT_SUBNET_POOL, parseSubnetPool } from './network/subnet-pool.js';
+import { defaultInstallDir } from './version.js';
 
 export interface SimulatedGpus {
   count: number;
@@ -23,6 +24,12 @@ export interface TlsFiles {
   keyFile: string;
   /** When set, clients must present a certificate signed by this CA. */
   caFile?: string;
+  /**
+   * The platform's certificates (`--tls-mode platform`, written by `gpucloud-agent join`): the
+   * files are watched and a renewed certificate is served to new connections without a restart;
+   * client certificates are required and must chain to caFile.
+   */
+  watch?: boolean;
 }
 
 /** Docker's json-file limits of every container: at most `maxFiles` files of `maxSize` each. */
@@ -77,6 +84,10 @@ export interface AgentConfig {
   tenantNetworkIdleMs: number;
   /** Writable-layer size limit of a container (`100G`), where the storage driver enforces one; '' = none. */
   containerLayerSize: string;
+  /** The control plane this node joined (`gpucloud-agent join`); informational. */
+  controlPlaneUrl?: string;
+  /** The install this agent runs from (`/opt/gpucloud/agent`: versions/, current); none from a checkout. */
+  installDir?: string;
 }
 
 /** What startAgent accepts: the token plus any setting to override (same names as AgentConfig). */
@@ -112,6 +123,8 @@ export interface AgentOptions {
   /** Seconds (number or text) an unused tenant network is kept; 0 = removed with its last container. */
   tenantNetworkIdle?: number | string;
   containerLayerSize?: string;
+  controlPlaneUrl?: string;
+  installDir?: string;
 }
 
 export class ConfigError extends Error {
@@ -159,6 +172,7 @@ const SETTINGS = {
   'tls-cert': 'AGENT_TLS_CERT',
   'tls-key': 'AGENT_TLS_KEY',
   'tls-ca': 'AGENT_TLS_CA',
+  'tls-mode': 'AGENT_TLS_MODE',
   'node-name': 'AGENT_NODE_NAME',
   'log-max-size': 'AGENT_LOG_MAX_SIZE',
   'log-max-files': 'AGENT_LOG_MAX_FILES',
@@ -168,6 +182,8 @@ const SETTINGS = {
   'tenant-isolation': 'AGENT_TENANT_ISOLATION',
   'tenant-network-idle': 'AGENT_TENANT_NETWORK_IDLE',
   'container-layer-size': 'AGENT_CONTAINER_LAYER_SIZE',
+  'control-plane-url': 'AGENT_CONTROL_PLANE_URL',
+  'install-dir': 'AGENT_INSTALL_DIR',
 } as const;
 type SettingName = keyof typeof SETTINGS;
 const SETTING_NAMES = Object.keys(SETTINGS) as SettingName[];
@@ -175,6 +191,8 @@ const SETTING_NAMES = Object.keys(SETTINGS) as SettingName[];
 export const USAGE = `gpucloud node agent
 
 Usage: gpucloud-agent --token <token> [options]
+       gpucloud-agent join --control-plane <url> --token <gcj_...> [options]   (gpucloud-agent join --help)
+       gpucloud-agent --version
 
   --listen <host:port>        gRPC address (AGENT_LISTEN, default ${DEFAULTS.listen})
   --token <token>             node token, required (AGENT_TOKEN)
@@ -193,6 +211,8 @@ Usage: gpucloud-agent --token <token> [options]
   --tls-cert <file>           server certificate (AGENT_TLS_CERT); insecure without
   --tls-key <file>            server key (AGENT_TLS_KEY)
   --tls-ca <file>             CA that client certificates must chain to (AGENT_TLS_CA)
+  --tls-mode <files|platform> platform: the certificates written by join, reread when renewed,
+                              client certificates required (AGENT_TLS_MODE, default files)
   --node-name <name>          value of the gpucloud.node label (AGENT_NODE_NAME, default the hostname)
   --log-max-size <size>       json-file log size per file of a container (AGENT_LOG_MAX_SIZE, default ${DEFAULTS.logMaxSize})
   --log-max-files <n>         json-file log files kept per container (AGENT_LOG_MAX_FILES, default ${DEFAULTS.logMaxFiles})
@@ -208,6 +228,9 @@ Usage: gpucloud-agent --token <token> [options]
                               (AGENT_TENANT_NETWORK_IDLE, default ${DEFAULTS.tenantNetworkIdle})
   --container-layer-size <s>  writable-layer limit of a container where the storage driver has one,
                               0 = none (AGENT_CONTAINER_LAYER_SIZE, default ${DEFAULTS.containerLayerSize})
+  --control-plane-url <url>   the control plane this node joined (AGENT_CONTROL_PLANE_URL)
+  --install-dir <dir>         the install the agent runs from (AGENT_INSTALL_DIR, default the
+                              bundle's install when run from one, e.g. /opt/gpucloud/agent)
   --config <file.json>        JSON file with the same keys (flags and environment win)
   --help
 `;
@@ -327,6 +350,10 @@ export function resolveConfig(options: AgentOptions): AgentConfig {
   if (tls && (!tls.certFile || !tls.keyFile)) {
     throw new ConfigError('TLS needs both --tls-cert and --tls-key');
   }
+  if (tls?.watch && !tls.caFile) {
+    throw new ConfigError('--tls-mode platform needs --tls-ca (client certificates must chain to it)');
+  }
+  const installDir = options.installDir ?? defaultInstallDir();
   const hostname = os.hostname();
   return {
     listen: checkListen(options.listen ?? DEFAULTS.listen),
@@ -371,6 +398,8 @@ export function resolveConfig(options: AgentOptions): AgentConfig {
     tenantIsolation: parseTenantIsolation(options.tenantIsolation ?? DEFAULTS.tenantIsolation),
     tenantNetworkIdleMs: parseTenantNetworkIdle(options.tenantNetworkIdle ?? DEFAULTS.tenantNetworkIdle),
     containerLayerSize: parseLayerSize(options.containerLayerSize ?? DEFAULTS.containerLayerSize),
+    ...(options.controlPlaneUrl ? { controlPlaneUrl: options.controlPlaneUrl } : {}),
+    ...(installDir ? { installDir: path.resolve(installDir) } : {}),
   };
 }
 
@@ -444,6 +473,13 @@ export function configFromCli({
   if ((tlsCert || tlsKey || tlsCa) && !(tlsCert && tlsKey)) {
     throw new ConfigError('TLS needs both --tls-cert and --tls-key');
   }
+  const tlsMode = pick('tls-mode') ?? 'files';
+  if (tlsMode !== 'files' && tlsMode !== 'platform') {
+    throw new ConfigError(`--tls-mode must be files or platform, got "${tlsMode}"`);
+  }
+  if (tlsMode === 'platform' && !(tlsCert && tlsKey)) {
+    throw new ConfigError('--tls-mode platform needs --tls-cert, --tls-key and --tls-ca');
+  }
   const options: AgentOptions = { token: pick('token') ?? '' };
   const set = <K extends keyof AgentOptions>(key: K, value: AgentOptions[K] | undefined) => {
     if (value !== undefined) options[key] = value;
@@ -466,7 +502,14 @@ export function configFromCli({
   set('tenantIsolation', pick('tenant-isolation'));
   set('tenantNetworkIdle', pick('tenant-network-idle'));
   set('containerLayerSize', pick('container-layer-size'));
+  set('controlPlaneUrl', pick('control-plane-url'));
+  set('installDir', pick('install-dir'));
   if (tlsCert && tlsKey)
-    set('tls', { certFile: tlsCert, keyFile: tlsKey, ...(tlsCa ? { caFile: tlsCa } : {}) });
+    set('tls', {
+      certFile: tlsCert,
+      keyFile: tlsKey,
+      ...(tlsCa ? { caFile: tlsCa } : {}),
+      ...(tlsMode === 'platform' ? { watch: true } : {}),
+    });
   return resolveConfig(options);
 }

@@ -16,6 +16,7 @@ export {
   type MemoryExecCall,
   type MemoryImage,
 } from './docker/memory-container-client.js';
+export { type JoinOptions, type JoinResult, joinControlPlane } from './fleet/join.js';
 export {
   type SimulatedGpuControl,
   simulatedGpuControlPath,
@@ -23,4 +24,4 @@ export {
   writeSimulatedGpuControl,
 } from './gpu/simulated-gpu-probe.js';
 export type { StaticHostFacts } from './host/host-facts.js';
-export { AGENT_VERSION } from './version.js';
+export { AGENT_BUILD, AGENT_VERSION } from './version.js';

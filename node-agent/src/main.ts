@@ -2,10 +2,12 @@
 // The agent's command line: read the settings, start serving, stop cleanly on SIGTERM/SIGINT.
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import { AGENT_PROTOCOL_VERSION } from '@gpucloud/proto';
 import { startAgent } from './agent.js';
 import { type AgentConfig, ConfigError, configFromCli, USAGE } from './config.js';
 import { errorMessage } from './errors.js';
-import { AGENT_VERSION } from './version.js';
+import { joinMain } from './fleet/join.js';
+import { AGENT_BUILD, AGENT_VERSION } from './version.js';
 
 export { startAgent };
 
@@ -14,7 +16,7 @@ function describe(config: AgentConfig, publishedOn: { address: string; reason: s
     ? `${config.simulateGpus.count}x${config.simulateGpus.model} (simulated)`
     : `nvidia-smi, toolkit >= ${config.minToolkitVersion}, ${config.gpuStartConcurrency} GPU starts at a time`;
   return [
-    `tls ${config.tls ? 'on' : 'off'}`,
+    `tls ${config.tls ? (config.tls.watch ? 'platform (mutual)' : 'on') : 'off'}`,
     `docker ${config.dockerHost ?? 'unix:///var/run/docker.sock'}`,
     `gpus ${gpus}`,
     `ports ${config.portRange.start}-${config.portRange.end} on ${publishedOn.address} (${publishedOn.reason})`,
@@ -29,9 +31,19 @@ async function main(): Promise<void> {
     process.channel.unref();
     process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
   }
+  const argv = process.argv.slice(2);
+  if (argv[0] === 'join') {
+    process.exit(await joinMain(argv.slice(1), process.env));
+  }
+  if (argv.includes('--version')) {
+    process.stdout.write(
+      `gpucloud-agent ${AGENT_VERSION} build ${AGENT_BUILD} protocol ${AGENT_PROTOCOL_VERSION}\n`,
+    );
+    return;
+  }
   let config: AgentConfig | 'help';
   try {
-    config = configFromCli({ argv: process.argv.slice(2), env: process.env });
+    config = configFromCli({ argv, env: process.env });
   } catch (err) {
     console.error(err instanceof ConfigError ? err.message : errorMessage(err));
     process.exit(2);
@@ -42,7 +54,7 @@ async function main(): Promise<void> {
   }
   const agent = await startAgent(config);
   console.log(
-    `gpucloud node agent ${AGENT_VERSION} listening on ${config.listen.replace(/:\d+$/, `:${agent.port}`)} (${describe(config, agent.publishedOn)})`,
+    `gpucloud node agent ${AGENT_VERSION} (${AGENT_BUILD}) listening on ${config.listen.replace(/:\d+$/, `:${agent.port}`)} (${describe(config, agent.publishedOn)})`,
   );
   const shutdown = (signal: string) => {
     console.log(`${signal} received, shutting down`);

@@ -1,14 +1,17 @@
 // deploy/agent/install.sh run for real into a temporary root (GPUCLOUD_INSTALL_ROOT), against
 // the test Docker engine; only systemctl and npm are replaced by recorders, since the test has
 // no systemd and installs no packages.
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { createReadStream, existsSync, lstatSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { type AgentBundle, buildAgentBundle } from '../../control-plane/src/modules/fleet/bundle.js';
+import { servedInstallScript } from '../../control-plane/src/modules/fleet/install-routes.js';
 import { configFromCli } from '../src/config.js';
+import { type StandInControlPlane, startStandInControlPlane } from './platform-pki.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const SCRIPT = path.join(REPO, 'deploy/agent/install.sh');
@@ -195,7 +198,8 @@ describe('deploy/agent/install.sh', () => {
     expect(read(root, 'etc/gpucloud/agent.env')).toBe(envFile);
     expect(existsSync(path.join(root, 'var/lib/gpucloud/volumes'))).toBe(true);
     expect(calls(root)).toContain('systemctl disable --now gpucloud-agent');
-  });
+    // Four runs of the script: a loaded machine (the file's other tests build a bundle) needs time.
+  }, 180_000);
 
   it('refuses when Docker is missing or its engine is not running, writing nothing', async () => {
     const root = await newRoot('no-docker');
@@ -297,4 +301,202 @@ describe('deploy/agent/install.sh', () => {
     expect(cdi.stderr).toMatch(/CDI mode .* nvidia-ctk cdi generate --output=\/etc\/cdi\/nvidia\.yaml/);
     expect(await fs.readdir(root)).toEqual([]);
   });
+});
+
+// --join: the script as the control plane serves it, piped into bash as an operator would
+// (`curl -fsSL <cp>/install/agent.sh | bash -s -- --join <token>`), downloading a real bundle
+// built by the control plane's bundle.ts from a local server that also stands in for
+// POST /api/agent/join (test/platform-pki.ts). Only systemctl is replaced.
+describe('deploy/agent/install.sh --join', () => {
+  let work: string;
+  let stubs: string;
+  let bundle: AgentBundle;
+  let cp: StandInControlPlane;
+  const downloads: string[] = [];
+
+  beforeAll(async () => {
+    work = await fs.mkdtemp(path.join(os.tmpdir(), 'gpucloud-install-join-'));
+    stubs = path.join(work, 'stubs');
+    await fs.mkdir(stubs);
+    await fs.writeFile(path.join(stubs, 'systemctl'), '#!/bin/sh\necho "systemctl $*" >> "$RECORD"\n', {
+      mode: 0o755,
+    });
+    bundle = await buildAgentBundle({ outDir: path.join(work, 'bundle'), toolboxDir: inject('toolboxDir') });
+    cp = await startStandInControlPlane({
+      routes: (req, res, url) => {
+        if (req.method !== 'GET' || !req.url?.startsWith('/install/')) return false;
+        downloads.push(req.url);
+        if (req.url === '/install/agent.sh') {
+          res.writeHead(200, { 'content-type': 'text/x-shellscript' });
+          res.end(servedInstallScript(url));
+        } else if (req.url === '/install/agent-bundle.sha256') {
+          res.writeHead(200, { 'content-type': 'text/plain' });
+          res.end(`${bundle.sha256}  ${bundle.fileName}\n`);
+        } else if (req.url === '/install/agent-bundle.tar.gz') {
+          res.writeHead(200, { 'content-type': 'application/gzip', 'content-length': bundle.size });
+          createReadStream(bundle.path).pipe(res);
+        } else {
+          res.writeHead(404).end();
+        }
+        return true;
+      },
+    });
+  }, 240_000);
+  afterAll(async () => {
+    await cp?.close();
+    if (work) await fs.rm(work, { recursive: true, force: true });
+  });
+
+  /** `curl -fsSL <cp>/install/agent.sh | bash -s -- <args>` with the install root and stubs. */
+  const pipeInstall = (root: string, args: string[], env: Record<string, string> = {}) =>
+    new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn(
+        'bash',
+        ['-c', `curl -fsSL "$CP/install/agent.sh" | bash -s -- "$@"`, 'install', ...args],
+        {
+          env: {
+            ...process.env,
+            CP: cp.url,
+            GPUCLOUD_INSTALL_ROOT: root,
+            SYSTEMCTL: path.join(stubs, 'systemctl'),
+            DOCKER_HOST: inject('dockerHost'),
+            RECORD: path.join(root, 'calls.log'),
+            ...env,
+          },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => {
+        stdout += d.toString();
+      });
+      child.stderr.on('data', (d: Buffer) => {
+        stderr += d.toString();
+      });
+      child.on('close', (status) => resolve({ status, stdout, stderr }));
+    });
+
+  it('downloads and checks the bundle, joins, writes the settings and the unit, starts the service', async () => {
+    const root = path.join(work, 'host');
+    await fs.mkdir(root);
+    const token = cp.token();
+    const result = await pipeInstall(root, [
+      '--join',
+      token,
+      '--simulate-gpus',
+      '2xA100',
+      '--public-host',
+      'gpu9.example.com',
+      '--node-name',
+      'gpu9',
+      '--listen',
+      '0.0.0.0:34550',
+    ]);
+    expect(result.status, result.stderr).toBe(0);
+    // The served script's default control plane is the server it came from: plain http here.
+    expect(result.stderr).toMatch(/plain http/);
+    expect(downloads).toEqual([
+      '/install/agent.sh',
+      '/install/agent-bundle.sha256',
+      '/install/agent-bundle.tar.gz',
+    ]);
+    expect(result.stdout).toContain('node_id=');
+    expect(cp.joins.at(-1)).toEqual({
+      token,
+      node_name: 'gpu9',
+      public_host: 'gpu9.example.com',
+      grpc_port: 34550,
+      csrCommonName: 'gpu9',
+    });
+
+    // The bundle: unpacked under versions/<version>-<build>, `current` pointing at it.
+    const home = path.join(root, 'opt/gpucloud/agent');
+    const versionDir = `${bundle.version}-${bundle.build}`;
+    expect(lstatSync(path.join(home, 'current')).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(path.join(home, 'current'))).toBe(`versions/${versionDir}`);
+    expect(JSON.parse(read(path.join(home, 'current/VERSION')))).toEqual({
+      version: bundle.version,
+      build: bundle.build,
+      protocol: 1,
+    });
+    // The unpacked agent runs, on the Node.js it brought.
+    const version = spawnSync(path.join(home, 'current/bin/gpucloud-agent'), ['--version'], {
+      encoding: 'utf8',
+      env: { PATH: '/usr/bin:/bin' },
+    });
+    expect(version.status, version.stderr).toBe(0);
+    expect(version.stdout.trim()).toBe(`gpucloud-agent ${bundle.version} build ${bundle.build} protocol 1`);
+    expect(existsSync(path.join(home, 'current/toolbox/bin/dropbear'))).toBe(true);
+
+    // Settings: the final paths, the platform TLS from the join, the bundle's toolbox and install.
+    const config = JSON.parse(read(path.join(root, 'etc/gpucloud/agent.json')));
+    expect(config).toEqual({
+      listen: '0.0.0.0:34550',
+      'public-host': 'gpu9.example.com',
+      'port-range': '20000-29999',
+      'volume-root': '/var/lib/gpucloud/volumes',
+      'toolbox-dir': '/opt/gpucloud/agent/current/toolbox',
+      'node-name': 'gpu9',
+      'simulate-gpus': '2xA100',
+      'install-dir': '/opt/gpucloud/agent',
+      'tls-cert': '/etc/gpucloud/tls/agent.crt',
+      'tls-key': '/etc/gpucloud/tls/agent.key',
+      'tls-ca': '/etc/gpucloud/tls/ca.crt',
+      'tls-mode': 'platform',
+      'control-plane-url': cp.url,
+    });
+    expect(read(path.join(root, 'etc/gpucloud/tls/ca.crt'))).toBe(cp.ca.pem);
+    expect(statSync(path.join(root, 'etc/gpucloud/tls/agent.key')).mode & 0o777).toBe(0o600);
+    expect(statSync(path.join(root, 'etc/gpucloud/agent.env')).mode & 0o777).toBe(0o600);
+    const nodeToken = /^AGENT_TOKEN=([0-9a-f]{48})$/m.exec(
+      read(path.join(root, 'etc/gpucloud/agent.env')),
+    )?.[1];
+    expect(nodeToken).toBeTruthy();
+    const unit = read(path.join(root, 'etc/systemd/system/gpucloud-agent.service'));
+    expect(unit).toContain(
+      'ExecStart=/opt/gpucloud/agent/current/bin/gpucloud-agent --config /etc/gpucloud/agent.json',
+    );
+    expect(unit).toContain('Restart=always');
+    expect(read(path.join(root, 'calls.log')).trim().split('\n')).toEqual([
+      'systemctl daemon-reload',
+      'systemctl enable gpucloud-agent',
+      'systemctl restart gpucloud-agent',
+    ]);
+
+    // The same token again: the control plane refuses it, the script says so and fails.
+    const again = await pipeInstall(root, ['--join', token, '--simulate-gpus', '2xA100']);
+    expect(again.status).toBe(1);
+    expect(again.stderr).toContain('加入令牌无效或已过期');
+  }, 180_000);
+
+  it('refuses a bundle that does not match its checksum, installing nothing', async () => {
+    const root = path.join(work, 'bad-sum');
+    await fs.mkdir(root);
+    // A server whose .sha256 names another digest.
+    const bad = await startStandInControlPlane({
+      routes: (req, res, url) => {
+        if (req.url === '/install/agent.sh') res.end(servedInstallScript(url));
+        else if (req.url === '/install/agent-bundle.sha256')
+          res.end(`${'0'.repeat(64)}  ${bundle.fileName}\n`);
+        else if (req.url === '/install/agent-bundle.tar.gz') createReadStream(bundle.path).pipe(res);
+        else return false;
+        return true;
+      },
+    });
+    try {
+      const result = await pipeInstall(root, ['--join', bad.token(), '--simulate-gpus', '1xT4'], {
+        CP: bad.url,
+      });
+      expect(result.status).toBe(1);
+      expect(result.stderr).toMatch(/does not match its SHA-256/);
+      expect(bad.joins).toEqual([]);
+      expect(existsSync(path.join(root, 'opt'))).toBe(false);
+      expect(existsSync(path.join(root, 'etc/gpucloud/agent.json'))).toBe(false);
+    } finally {
+      await bad.close();
+    }
+  }, 120_000);
+
+  const read = (file: string) => readFileSync(file, 'utf8');
 });

@@ -36,3 +36,16 @@ export function loadAgentProto(): ProtoGrpcType {
 export function agentServiceDefinition(): grpc.ServiceDefinition {
   return loadAgentProto().gpucloud.agent.v1.NodeAgent.service;
 }
+
+/**
+ * The version of the agent contract this checkout speaks (HostInfo.protocol_version). A change
+ * that an older peer would misread raises it; the control plane keeps every version it still
+ * speaks in SUPPORTED_AGENT_PROTOCOLS and refuses an agent with any other.
+ */
+export const AGENT_PROTOCOL_VERSION = 1;
+export const SUPPORTED_AGENT_PROTOCOLS: readonly number[] = [1];
+
+/** The protocol an agent speaks, from its HostInfo.protocol_version (0: older than the field, 1). */
+export function agentProtocolOf(reported: number | undefined): number {
+  return reported ? reported : 1;
+}

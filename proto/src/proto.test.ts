@@ -42,9 +42,13 @@ describe('agent.proto', () => {
         'PullImage',
         'SaveImage',
         'RemoveImage',
+        'RenewCertificate',
+        'InstallCertificate',
+        'UpgradeAgent',
       ].sort(),
     );
     const def = agentServiceDefinition();
+    expect(def.UpgradeAgent?.requestStream && !def.UpgradeAgent?.responseStream).toBe(true);
     expect(def.StreamLogs?.responseStream).toBe(true);
     expect(def.Console?.requestStream && def.Console?.responseStream).toBe(true);
     expect(def.WatchEvents?.responseStream).toBe(true);

@@ -15,6 +15,7 @@ import type {
   Resources__Output,
   Volume,
 } from '@gpucloud/proto';
+import { AGENT_PROTOCOL_VERSION } from '@gpucloud/proto';
 import type { ContainerSpecInput, ManagedContainer } from '../containers/types.js';
 import type {
   ContainerStateName,
@@ -199,6 +200,13 @@ export function hostInfoToProto(h: HostInfoData): HostInfo {
     nvidiaCdiHookVersion: h.toolkit.cdiHookVersion,
     warnings: [...h.gpu.warnings, ...h.warnings],
     gpuProbeError: h.gpu.probeError,
+    protocolVersion: AGENT_PROTOCOL_VERSION,
+    agentBuild: h.agentBuild,
+    imageDiskFreeBytes: h.imageDisk.freeBytes,
+    imageDiskTotalBytes: h.imageDisk.totalBytes,
+    volumeDiskFreeBytes: h.diskFreeBytes,
+    volumeDiskTotalBytes: h.diskTotalBytes,
+    certificateExpiresUnixMs: h.certificateExpiresUnixMs,
   };
 }
 

@@ -25,6 +25,8 @@ export interface RpcDeps {
   log: (line: string) => void;
   /** Closers of the open streams, run when the agent shuts down. */
   openStreams: Set<() => void>;
+  /** After an upgrade was installed: shut down and exit (default: SIGTERM to this process). */
+  restartAfterUpgrade?: () => void;
 }
 
 /** Registers a stream's closer for shutdown until the call is over. */

@@ -20,6 +20,8 @@ import type { GpuSample as _gpucloud_agent_v1_GpuSample, GpuSample__Output as _g
 import type { Heartbeat as _gpucloud_agent_v1_Heartbeat, Heartbeat__Output as _gpucloud_agent_v1_Heartbeat__Output } from './gpucloud/agent/v1/Heartbeat';
 import type { HostInfo as _gpucloud_agent_v1_HostInfo, HostInfo__Output as _gpucloud_agent_v1_HostInfo__Output } from './gpucloud/agent/v1/HostInfo';
 import type { ImageSummary as _gpucloud_agent_v1_ImageSummary, ImageSummary__Output as _gpucloud_agent_v1_ImageSummary__Output } from './gpucloud/agent/v1/ImageSummary';
+import type { InstallCertificateRequest as _gpucloud_agent_v1_InstallCertificateRequest, InstallCertificateRequest__Output as _gpucloud_agent_v1_InstallCertificateRequest__Output } from './gpucloud/agent/v1/InstallCertificateRequest';
+import type { InstallCertificateResponse as _gpucloud_agent_v1_InstallCertificateResponse, InstallCertificateResponse__Output as _gpucloud_agent_v1_InstallCertificateResponse__Output } from './gpucloud/agent/v1/InstallCertificateResponse';
 import type { ListContainersRequest as _gpucloud_agent_v1_ListContainersRequest, ListContainersRequest__Output as _gpucloud_agent_v1_ListContainersRequest__Output } from './gpucloud/agent/v1/ListContainersRequest';
 import type { ListContainersResponse as _gpucloud_agent_v1_ListContainersResponse, ListContainersResponse__Output as _gpucloud_agent_v1_ListContainersResponse__Output } from './gpucloud/agent/v1/ListContainersResponse';
 import type { ListImagesRequest as _gpucloud_agent_v1_ListImagesRequest, ListImagesRequest__Output as _gpucloud_agent_v1_ListImagesRequest__Output } from './gpucloud/agent/v1/ListImagesRequest';
@@ -42,6 +44,8 @@ import type { RemoveContainerResponse as _gpucloud_agent_v1_RemoveContainerRespo
 import type { RemoveImageRequest as _gpucloud_agent_v1_RemoveImageRequest, RemoveImageRequest__Output as _gpucloud_agent_v1_RemoveImageRequest__Output } from './gpucloud/agent/v1/RemoveImageRequest';
 import type { RemoveImageResponse as _gpucloud_agent_v1_RemoveImageResponse, RemoveImageResponse__Output as _gpucloud_agent_v1_RemoveImageResponse__Output } from './gpucloud/agent/v1/RemoveImageResponse';
 import type { RenameVolumeRequest as _gpucloud_agent_v1_RenameVolumeRequest, RenameVolumeRequest__Output as _gpucloud_agent_v1_RenameVolumeRequest__Output } from './gpucloud/agent/v1/RenameVolumeRequest';
+import type { RenewCertificateRequest as _gpucloud_agent_v1_RenewCertificateRequest, RenewCertificateRequest__Output as _gpucloud_agent_v1_RenewCertificateRequest__Output } from './gpucloud/agent/v1/RenewCertificateRequest';
+import type { RenewCertificateResponse as _gpucloud_agent_v1_RenewCertificateResponse, RenewCertificateResponse__Output as _gpucloud_agent_v1_RenewCertificateResponse__Output } from './gpucloud/agent/v1/RenewCertificateResponse';
 import type { ResetPasswordRequest as _gpucloud_agent_v1_ResetPasswordRequest, ResetPasswordRequest__Output as _gpucloud_agent_v1_ResetPasswordRequest__Output } from './gpucloud/agent/v1/ResetPasswordRequest';
 import type { ResetPasswordResponse as _gpucloud_agent_v1_ResetPasswordResponse, ResetPasswordResponse__Output as _gpucloud_agent_v1_ResetPasswordResponse__Output } from './gpucloud/agent/v1/ResetPasswordResponse';
 import type { Resources as _gpucloud_agent_v1_Resources, Resources__Output as _gpucloud_agent_v1_Resources__Output } from './gpucloud/agent/v1/Resources';
@@ -51,6 +55,9 @@ import type { StartContainerRequest as _gpucloud_agent_v1_StartContainerRequest,
 import type { StopContainerRequest as _gpucloud_agent_v1_StopContainerRequest, StopContainerRequest__Output as _gpucloud_agent_v1_StopContainerRequest__Output } from './gpucloud/agent/v1/StopContainerRequest';
 import type { StreamLogsRequest as _gpucloud_agent_v1_StreamLogsRequest, StreamLogsRequest__Output as _gpucloud_agent_v1_StreamLogsRequest__Output } from './gpucloud/agent/v1/StreamLogsRequest';
 import type { UnknownContainer as _gpucloud_agent_v1_UnknownContainer, UnknownContainer__Output as _gpucloud_agent_v1_UnknownContainer__Output } from './gpucloud/agent/v1/UnknownContainer';
+import type { UpgradeAgentChunk as _gpucloud_agent_v1_UpgradeAgentChunk, UpgradeAgentChunk__Output as _gpucloud_agent_v1_UpgradeAgentChunk__Output } from './gpucloud/agent/v1/UpgradeAgentChunk';
+import type { UpgradeAgentHeader as _gpucloud_agent_v1_UpgradeAgentHeader, UpgradeAgentHeader__Output as _gpucloud_agent_v1_UpgradeAgentHeader__Output } from './gpucloud/agent/v1/UpgradeAgentHeader';
+import type { UpgradeAgentResponse as _gpucloud_agent_v1_UpgradeAgentResponse, UpgradeAgentResponse__Output as _gpucloud_agent_v1_UpgradeAgentResponse__Output } from './gpucloud/agent/v1/UpgradeAgentResponse';
 import type { Volume as _gpucloud_agent_v1_Volume, Volume__Output as _gpucloud_agent_v1_Volume__Output } from './gpucloud/agent/v1/Volume';
 import type { VolumeRef as _gpucloud_agent_v1_VolumeRef, VolumeRef__Output as _gpucloud_agent_v1_VolumeRef__Output } from './gpucloud/agent/v1/VolumeRef';
 import type { WatchEventsRequest as _gpucloud_agent_v1_WatchEventsRequest, WatchEventsRequest__Output as _gpucloud_agent_v1_WatchEventsRequest__Output } from './gpucloud/agent/v1/WatchEventsRequest';
@@ -83,6 +90,8 @@ export interface ProtoGrpcType {
         Heartbeat: MessageTypeDefinition<_gpucloud_agent_v1_Heartbeat, _gpucloud_agent_v1_Heartbeat__Output>
         HostInfo: MessageTypeDefinition<_gpucloud_agent_v1_HostInfo, _gpucloud_agent_v1_HostInfo__Output>
         ImageSummary: MessageTypeDefinition<_gpucloud_agent_v1_ImageSummary, _gpucloud_agent_v1_ImageSummary__Output>
+        InstallCertificateRequest: MessageTypeDefinition<_gpucloud_agent_v1_InstallCertificateRequest, _gpucloud_agent_v1_InstallCertificateRequest__Output>
+        InstallCertificateResponse: MessageTypeDefinition<_gpucloud_agent_v1_InstallCertificateResponse, _gpucloud_agent_v1_InstallCertificateResponse__Output>
         ListContainersRequest: MessageTypeDefinition<_gpucloud_agent_v1_ListContainersRequest, _gpucloud_agent_v1_ListContainersRequest__Output>
         ListContainersResponse: MessageTypeDefinition<_gpucloud_agent_v1_ListContainersResponse, _gpucloud_agent_v1_ListContainersResponse__Output>
         ListImagesRequest: MessageTypeDefinition<_gpucloud_agent_v1_ListImagesRequest, _gpucloud_agent_v1_ListImagesRequest__Output>
@@ -106,6 +115,8 @@ export interface ProtoGrpcType {
         RemoveImageRequest: MessageTypeDefinition<_gpucloud_agent_v1_RemoveImageRequest, _gpucloud_agent_v1_RemoveImageRequest__Output>
         RemoveImageResponse: MessageTypeDefinition<_gpucloud_agent_v1_RemoveImageResponse, _gpucloud_agent_v1_RemoveImageResponse__Output>
         RenameVolumeRequest: MessageTypeDefinition<_gpucloud_agent_v1_RenameVolumeRequest, _gpucloud_agent_v1_RenameVolumeRequest__Output>
+        RenewCertificateRequest: MessageTypeDefinition<_gpucloud_agent_v1_RenewCertificateRequest, _gpucloud_agent_v1_RenewCertificateRequest__Output>
+        RenewCertificateResponse: MessageTypeDefinition<_gpucloud_agent_v1_RenewCertificateResponse, _gpucloud_agent_v1_RenewCertificateResponse__Output>
         ResetPasswordRequest: MessageTypeDefinition<_gpucloud_agent_v1_ResetPasswordRequest, _gpucloud_agent_v1_ResetPasswordRequest__Output>
         ResetPasswordResponse: MessageTypeDefinition<_gpucloud_agent_v1_ResetPasswordResponse, _gpucloud_agent_v1_ResetPasswordResponse__Output>
         Resources: MessageTypeDefinition<_gpucloud_agent_v1_Resources, _gpucloud_agent_v1_Resources__Output>
@@ -115,6 +126,9 @@ export interface ProtoGrpcType {
         StopContainerRequest: MessageTypeDefinition<_gpucloud_agent_v1_StopContainerRequest, _gpucloud_agent_v1_StopContainerRequest__Output>
         StreamLogsRequest: MessageTypeDefinition<_gpucloud_agent_v1_StreamLogsRequest, _gpucloud_agent_v1_StreamLogsRequest__Output>
         UnknownContainer: MessageTypeDefinition<_gpucloud_agent_v1_UnknownContainer, _gpucloud_agent_v1_UnknownContainer__Output>
+        UpgradeAgentChunk: MessageTypeDefinition<_gpucloud_agent_v1_UpgradeAgentChunk, _gpucloud_agent_v1_UpgradeAgentChunk__Output>
+        UpgradeAgentHeader: MessageTypeDefinition<_gpucloud_agent_v1_UpgradeAgentHeader, _gpucloud_agent_v1_UpgradeAgentHeader__Output>
+        UpgradeAgentResponse: MessageTypeDefinition<_gpucloud_agent_v1_UpgradeAgentResponse, _gpucloud_agent_v1_UpgradeAgentResponse__Output>
         Volume: MessageTypeDefinition<_gpucloud_agent_v1_Volume, _gpucloud_agent_v1_Volume__Output>
         VolumeRef: MessageTypeDefinition<_gpucloud_agent_v1_VolumeRef, _gpucloud_agent_v1_VolumeRef__Output>
         WatchEventsRequest: MessageTypeDefinition<_gpucloud_agent_v1_WatchEventsRequest, _gpucloud_agent_v1_WatchEventsRequest__Output>

@@ -33,6 +33,13 @@ export interface HostInfo {
   'nvidiaCdiHookVersion'?: (string);
   'warnings'?: (string)[];
   'gpuProbeError'?: (string);
+  'protocolVersion'?: (number);
+  'agentBuild'?: (string);
+  'imageDiskFreeBytes'?: (number | string | Long);
+  'imageDiskTotalBytes'?: (number | string | Long);
+  'volumeDiskFreeBytes'?: (number | string | Long);
+  'volumeDiskTotalBytes'?: (number | string | Long);
+  'certificateExpiresUnixMs'?: (number | string | Long);
 }
 
 export interface HostInfo__Output {
@@ -65,4 +72,11 @@ export interface HostInfo__Output {
   'nvidiaCdiHookVersion': (string);
   'warnings': (string)[];
   'gpuProbeError': (string);
+  'protocolVersion': (number);
+  'agentBuild': (string);
+  'imageDiskFreeBytes': (string);
+  'imageDiskTotalBytes': (string);
+  'volumeDiskFreeBytes': (string);
+  'volumeDiskTotalBytes': (string);
+  'certificateExpiresUnixMs': (string);
 }

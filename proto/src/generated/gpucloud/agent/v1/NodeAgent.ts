@@ -13,6 +13,8 @@ import type { DeleteVolumeRequest as _gpucloud_agent_v1_DeleteVolumeRequest, Del
 import type { DeleteVolumeResponse as _gpucloud_agent_v1_DeleteVolumeResponse, DeleteVolumeResponse__Output as _gpucloud_agent_v1_DeleteVolumeResponse__Output } from '../../../gpucloud/agent/v1/DeleteVolumeResponse';
 import type { GetHostInfoRequest as _gpucloud_agent_v1_GetHostInfoRequest, GetHostInfoRequest__Output as _gpucloud_agent_v1_GetHostInfoRequest__Output } from '../../../gpucloud/agent/v1/GetHostInfoRequest';
 import type { HostInfo as _gpucloud_agent_v1_HostInfo, HostInfo__Output as _gpucloud_agent_v1_HostInfo__Output } from '../../../gpucloud/agent/v1/HostInfo';
+import type { InstallCertificateRequest as _gpucloud_agent_v1_InstallCertificateRequest, InstallCertificateRequest__Output as _gpucloud_agent_v1_InstallCertificateRequest__Output } from '../../../gpucloud/agent/v1/InstallCertificateRequest';
+import type { InstallCertificateResponse as _gpucloud_agent_v1_InstallCertificateResponse, InstallCertificateResponse__Output as _gpucloud_agent_v1_InstallCertificateResponse__Output } from '../../../gpucloud/agent/v1/InstallCertificateResponse';
 import type { ListContainersRequest as _gpucloud_agent_v1_ListContainersRequest, ListContainersRequest__Output as _gpucloud_agent_v1_ListContainersRequest__Output } from '../../../gpucloud/agent/v1/ListContainersRequest';
 import type { ListContainersResponse as _gpucloud_agent_v1_ListContainersResponse, ListContainersResponse__Output as _gpucloud_agent_v1_ListContainersResponse__Output } from '../../../gpucloud/agent/v1/ListContainersResponse';
 import type { ListImagesRequest as _gpucloud_agent_v1_ListImagesRequest, ListImagesRequest__Output as _gpucloud_agent_v1_ListImagesRequest__Output } from '../../../gpucloud/agent/v1/ListImagesRequest';
@@ -30,6 +32,8 @@ import type { RemoveContainerResponse as _gpucloud_agent_v1_RemoveContainerRespo
 import type { RemoveImageRequest as _gpucloud_agent_v1_RemoveImageRequest, RemoveImageRequest__Output as _gpucloud_agent_v1_RemoveImageRequest__Output } from '../../../gpucloud/agent/v1/RemoveImageRequest';
 import type { RemoveImageResponse as _gpucloud_agent_v1_RemoveImageResponse, RemoveImageResponse__Output as _gpucloud_agent_v1_RemoveImageResponse__Output } from '../../../gpucloud/agent/v1/RemoveImageResponse';
 import type { RenameVolumeRequest as _gpucloud_agent_v1_RenameVolumeRequest, RenameVolumeRequest__Output as _gpucloud_agent_v1_RenameVolumeRequest__Output } from '../../../gpucloud/agent/v1/RenameVolumeRequest';
+import type { RenewCertificateRequest as _gpucloud_agent_v1_RenewCertificateRequest, RenewCertificateRequest__Output as _gpucloud_agent_v1_RenewCertificateRequest__Output } from '../../../gpucloud/agent/v1/RenewCertificateRequest';
+import type { RenewCertificateResponse as _gpucloud_agent_v1_RenewCertificateResponse, RenewCertificateResponse__Output as _gpucloud_agent_v1_RenewCertificateResponse__Output } from '../../../gpucloud/agent/v1/RenewCertificateResponse';
 import type { ResetPasswordRequest as _gpucloud_agent_v1_ResetPasswordRequest, ResetPasswordRequest__Output as _gpucloud_agent_v1_ResetPasswordRequest__Output } from '../../../gpucloud/agent/v1/ResetPasswordRequest';
 import type { ResetPasswordResponse as _gpucloud_agent_v1_ResetPasswordResponse, ResetPasswordResponse__Output as _gpucloud_agent_v1_ResetPasswordResponse__Output } from '../../../gpucloud/agent/v1/ResetPasswordResponse';
 import type { SaveImageProgress as _gpucloud_agent_v1_SaveImageProgress, SaveImageProgress__Output as _gpucloud_agent_v1_SaveImageProgress__Output } from '../../../gpucloud/agent/v1/SaveImageProgress';
@@ -37,6 +41,8 @@ import type { SaveImageRequest as _gpucloud_agent_v1_SaveImageRequest, SaveImage
 import type { StartContainerRequest as _gpucloud_agent_v1_StartContainerRequest, StartContainerRequest__Output as _gpucloud_agent_v1_StartContainerRequest__Output } from '../../../gpucloud/agent/v1/StartContainerRequest';
 import type { StopContainerRequest as _gpucloud_agent_v1_StopContainerRequest, StopContainerRequest__Output as _gpucloud_agent_v1_StopContainerRequest__Output } from '../../../gpucloud/agent/v1/StopContainerRequest';
 import type { StreamLogsRequest as _gpucloud_agent_v1_StreamLogsRequest, StreamLogsRequest__Output as _gpucloud_agent_v1_StreamLogsRequest__Output } from '../../../gpucloud/agent/v1/StreamLogsRequest';
+import type { UpgradeAgentChunk as _gpucloud_agent_v1_UpgradeAgentChunk, UpgradeAgentChunk__Output as _gpucloud_agent_v1_UpgradeAgentChunk__Output } from '../../../gpucloud/agent/v1/UpgradeAgentChunk';
+import type { UpgradeAgentResponse as _gpucloud_agent_v1_UpgradeAgentResponse, UpgradeAgentResponse__Output as _gpucloud_agent_v1_UpgradeAgentResponse__Output } from '../../../gpucloud/agent/v1/UpgradeAgentResponse';
 import type { Volume as _gpucloud_agent_v1_Volume, Volume__Output as _gpucloud_agent_v1_Volume__Output } from '../../../gpucloud/agent/v1/Volume';
 import type { VolumeRef as _gpucloud_agent_v1_VolumeRef, VolumeRef__Output as _gpucloud_agent_v1_VolumeRef__Output } from '../../../gpucloud/agent/v1/VolumeRef';
 import type { WatchEventsRequest as _gpucloud_agent_v1_WatchEventsRequest, WatchEventsRequest__Output as _gpucloud_agent_v1_WatchEventsRequest__Output } from '../../../gpucloud/agent/v1/WatchEventsRequest';
@@ -100,6 +106,15 @@ export interface NodeAgentClient extends grpc.Client {
   inspectContainer(argument: _gpucloud_agent_v1_ContainerRef, metadata: grpc.Metadata, callback: grpc.requestCallback<_gpucloud_agent_v1_ContainerInfo__Output>): grpc.ClientUnaryCall;
   inspectContainer(argument: _gpucloud_agent_v1_ContainerRef, options: grpc.CallOptions, callback: grpc.requestCallback<_gpucloud_agent_v1_ContainerInfo__Output>): grpc.ClientUnaryCall;
   inspectContainer(argument: _gpucloud_agent_v1_ContainerRef, callback: grpc.requestCallback<_gpucloud_agent_v1_ContainerInfo__Output>): grpc.ClientUnaryCall;
+  
+  InstallCertificate(argument: _gpucloud_agent_v1_InstallCertificateRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gpucloud_agent_v1_InstallCertificateResponse__Output>): grpc.ClientUnaryCall;
+  InstallCertificate(argument: _gpucloud_agent_v1_InstallCertificateRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gpucloud_agent_v1_InstallCertificateResponse__Output>): grpc.ClientUnaryCall;
+  InstallCertificate(argument: _gpucloud_agent_v1_InstallCertificateRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gpucloud_agent_v1_InstallCertificateResponse__Output>): grpc.ClientUnaryCall;
+  InstallCertificate(argument: _gpucloud_agent_v1_InstallCertificateRequest, callback: grpc.requestCallback<_gpucloud_agent_v1_InstallCertificateResponse__Output>): grpc.ClientUnaryCall;
+  installCertificate(argument: _gpucloud_agent_v1_InstallCertificateRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gpucloud_agent_v1_InstallCertificateResponse__Output>): grpc.ClientUnaryCall;
+  installCertificate(argument: _gpucloud_agent_v1_InstallCertificateRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gpucloud_agent_v1_InstallCertificateResponse__Output>): grpc.ClientUnaryCall;
+  installCertificate(argument: _gpucloud_agent_v1_InstallCertificateRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gpucloud_agent_v1_InstallCertificateResponse__Output>): grpc.ClientUnaryCall;
+  installCertificate(argument: _gpucloud_agent_v1_InstallCertificateRequest, callback: grpc.requestCallback<_gpucloud_agent_v1_InstallCertificateResponse__Output>): grpc.ClientUnaryCall;
   
   ListContainers(argument: _gpucloud_agent_v1_ListContainersRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gpucloud_agent_v1_ListContainersResponse__Output>): grpc.ClientUnaryCall;
   ListContainers(argument: _gpucloud_agent_v1_ListContainersRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gpucloud_agent_v1_ListContainersResponse__Output>): grpc.ClientUnaryCall;
@@ -178,6 +193,15 @@ export interface NodeAgentClient extends grpc.Client {
   renameVolume(argument: _gpucloud_agent_v1_RenameVolumeRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gpucloud_agent_v1_Volume__Output>): grpc.ClientUnaryCall;
   renameVolume(argument: _gpucloud_agent_v1_RenameVolumeRequest, callback: grpc.requestCallback<_gpucloud_agent_v1_Volume__Output>): grpc.ClientUnaryCall;
   
+  RenewCertificate(argument: _gpucloud_agent_v1_RenewCertificateRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gpucloud_agent_v1_RenewCertificateResponse__Output>): grpc.ClientUnaryCall;
+  RenewCertificate(argument: _gpucloud_agent_v1_RenewCertificateRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gpucloud_agent_v1_RenewCertificateResponse__Output>): grpc.ClientUnaryCall;
+  RenewCertificate(argument: _gpucloud_agent_v1_RenewCertificateRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gpucloud_agent_v1_RenewCertificateResponse__Output>): grpc.ClientUnaryCall;
+  RenewCertificate(argument: _gpucloud_agent_v1_RenewCertificateRequest, callback: grpc.requestCallback<_gpucloud_agent_v1_RenewCertificateResponse__Output>): grpc.ClientUnaryCall;
+  renewCertificate(argument: _gpucloud_agent_v1_RenewCertificateRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gpucloud_agent_v1_RenewCertificateResponse__Output>): grpc.ClientUnaryCall;
+  renewCertificate(argument: _gpucloud_agent_v1_RenewCertificateRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gpucloud_agent_v1_RenewCertificateResponse__Output>): grpc.ClientUnaryCall;
+  renewCertificate(argument: _gpucloud_agent_v1_RenewCertificateRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gpucloud_agent_v1_RenewCertificateResponse__Output>): grpc.ClientUnaryCall;
+  renewCertificate(argument: _gpucloud_agent_v1_RenewCertificateRequest, callback: grpc.requestCallback<_gpucloud_agent_v1_RenewCertificateResponse__Output>): grpc.ClientUnaryCall;
+  
   ResetPassword(argument: _gpucloud_agent_v1_ResetPasswordRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gpucloud_agent_v1_ResetPasswordResponse__Output>): grpc.ClientUnaryCall;
   ResetPassword(argument: _gpucloud_agent_v1_ResetPasswordRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gpucloud_agent_v1_ResetPasswordResponse__Output>): grpc.ClientUnaryCall;
   ResetPassword(argument: _gpucloud_agent_v1_ResetPasswordRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gpucloud_agent_v1_ResetPasswordResponse__Output>): grpc.ClientUnaryCall;
@@ -215,6 +239,15 @@ export interface NodeAgentClient extends grpc.Client {
   streamLogs(argument: _gpucloud_agent_v1_StreamLogsRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_gpucloud_agent_v1_LogChunk__Output>;
   streamLogs(argument: _gpucloud_agent_v1_StreamLogsRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_gpucloud_agent_v1_LogChunk__Output>;
   
+  UpgradeAgent(metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gpucloud_agent_v1_UpgradeAgentResponse__Output>): grpc.ClientWritableStream<_gpucloud_agent_v1_UpgradeAgentChunk>;
+  UpgradeAgent(metadata: grpc.Metadata, callback: grpc.requestCallback<_gpucloud_agent_v1_UpgradeAgentResponse__Output>): grpc.ClientWritableStream<_gpucloud_agent_v1_UpgradeAgentChunk>;
+  UpgradeAgent(options: grpc.CallOptions, callback: grpc.requestCallback<_gpucloud_agent_v1_UpgradeAgentResponse__Output>): grpc.ClientWritableStream<_gpucloud_agent_v1_UpgradeAgentChunk>;
+  UpgradeAgent(callback: grpc.requestCallback<_gpucloud_agent_v1_UpgradeAgentResponse__Output>): grpc.ClientWritableStream<_gpucloud_agent_v1_UpgradeAgentChunk>;
+  upgradeAgent(metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gpucloud_agent_v1_UpgradeAgentResponse__Output>): grpc.ClientWritableStream<_gpucloud_agent_v1_UpgradeAgentChunk>;
+  upgradeAgent(metadata: grpc.Metadata, callback: grpc.requestCallback<_gpucloud_agent_v1_UpgradeAgentResponse__Output>): grpc.ClientWritableStream<_gpucloud_agent_v1_UpgradeAgentChunk>;
+  upgradeAgent(options: grpc.CallOptions, callback: grpc.requestCallback<_gpucloud_agent_v1_UpgradeAgentResponse__Output>): grpc.ClientWritableStream<_gpucloud_agent_v1_UpgradeAgentChunk>;
+  upgradeAgent(callback: grpc.requestCallback<_gpucloud_agent_v1_UpgradeAgentResponse__Output>): grpc.ClientWritableStream<_gpucloud_agent_v1_UpgradeAgentChunk>;
+  
   WatchEvents(argument: _gpucloud_agent_v1_WatchEventsRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_gpucloud_agent_v1_AgentEvent__Output>;
   WatchEvents(argument: _gpucloud_agent_v1_WatchEventsRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_gpucloud_agent_v1_AgentEvent__Output>;
   watchEvents(argument: _gpucloud_agent_v1_WatchEventsRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_gpucloud_agent_v1_AgentEvent__Output>;
@@ -237,6 +270,8 @@ export interface NodeAgentHandlers extends grpc.UntypedServiceImplementation {
   
   InspectContainer: grpc.handleUnaryCall<_gpucloud_agent_v1_ContainerRef__Output, _gpucloud_agent_v1_ContainerInfo>;
   
+  InstallCertificate: grpc.handleUnaryCall<_gpucloud_agent_v1_InstallCertificateRequest__Output, _gpucloud_agent_v1_InstallCertificateResponse>;
+  
   ListContainers: grpc.handleUnaryCall<_gpucloud_agent_v1_ListContainersRequest__Output, _gpucloud_agent_v1_ListContainersResponse>;
   
   ListImages: grpc.handleUnaryCall<_gpucloud_agent_v1_ListImagesRequest__Output, _gpucloud_agent_v1_ListImagesResponse>;
@@ -255,6 +290,8 @@ export interface NodeAgentHandlers extends grpc.UntypedServiceImplementation {
   
   RenameVolume: grpc.handleUnaryCall<_gpucloud_agent_v1_RenameVolumeRequest__Output, _gpucloud_agent_v1_Volume>;
   
+  RenewCertificate: grpc.handleUnaryCall<_gpucloud_agent_v1_RenewCertificateRequest__Output, _gpucloud_agent_v1_RenewCertificateResponse>;
+  
   ResetPassword: grpc.handleUnaryCall<_gpucloud_agent_v1_ResetPasswordRequest__Output, _gpucloud_agent_v1_ResetPasswordResponse>;
   
   SaveImage: grpc.handleServerStreamingCall<_gpucloud_agent_v1_SaveImageRequest__Output, _gpucloud_agent_v1_SaveImageProgress>;
@@ -264,6 +301,8 @@ export interface NodeAgentHandlers extends grpc.UntypedServiceImplementation {
   StopContainer: grpc.handleUnaryCall<_gpucloud_agent_v1_StopContainerRequest__Output, _gpucloud_agent_v1_ContainerInfo>;
   
   StreamLogs: grpc.handleServerStreamingCall<_gpucloud_agent_v1_StreamLogsRequest__Output, _gpucloud_agent_v1_LogChunk>;
+  
+  UpgradeAgent: grpc.handleClientStreamingCall<_gpucloud_agent_v1_UpgradeAgentChunk__Output, _gpucloud_agent_v1_UpgradeAgentResponse>;
   
   WatchEvents: grpc.handleServerStreamingCall<_gpucloud_agent_v1_WatchEventsRequest__Output, _gpucloud_agent_v1_AgentEvent>;
   
@@ -277,6 +316,7 @@ export interface NodeAgentDefinition extends grpc.ServiceDefinition {
   GetHostInfo: MethodDefinition<_gpucloud_agent_v1_GetHostInfoRequest, _gpucloud_agent_v1_HostInfo, _gpucloud_agent_v1_GetHostInfoRequest__Output, _gpucloud_agent_v1_HostInfo__Output>
   GetVolumeUsage: MethodDefinition<_gpucloud_agent_v1_VolumeRef, _gpucloud_agent_v1_Volume, _gpucloud_agent_v1_VolumeRef__Output, _gpucloud_agent_v1_Volume__Output>
   InspectContainer: MethodDefinition<_gpucloud_agent_v1_ContainerRef, _gpucloud_agent_v1_ContainerInfo, _gpucloud_agent_v1_ContainerRef__Output, _gpucloud_agent_v1_ContainerInfo__Output>
+  InstallCertificate: MethodDefinition<_gpucloud_agent_v1_InstallCertificateRequest, _gpucloud_agent_v1_InstallCertificateResponse, _gpucloud_agent_v1_InstallCertificateRequest__Output, _gpucloud_agent_v1_InstallCertificateResponse__Output>
   ListContainers: MethodDefinition<_gpucloud_agent_v1_ListContainersRequest, _gpucloud_agent_v1_ListContainersResponse, _gpucloud_agent_v1_ListContainersRequest__Output, _gpucloud_agent_v1_ListContainersResponse__Output>
   ListImages: MethodDefinition<_gpucloud_agent_v1_ListImagesRequest, _gpucloud_agent_v1_ListImagesResponse, _gpucloud_agent_v1_ListImagesRequest__Output, _gpucloud_agent_v1_ListImagesResponse__Output>
   ListOccupiedPorts: MethodDefinition<_gpucloud_agent_v1_ListOccupiedPortsRequest, _gpucloud_agent_v1_ListOccupiedPortsResponse, _gpucloud_agent_v1_ListOccupiedPortsRequest__Output, _gpucloud_agent_v1_ListOccupiedPortsResponse__Output>
@@ -286,10 +326,12 @@ export interface NodeAgentDefinition extends grpc.ServiceDefinition {
   RemoveContainer: MethodDefinition<_gpucloud_agent_v1_RemoveContainerRequest, _gpucloud_agent_v1_RemoveContainerResponse, _gpucloud_agent_v1_RemoveContainerRequest__Output, _gpucloud_agent_v1_RemoveContainerResponse__Output>
   RemoveImage: MethodDefinition<_gpucloud_agent_v1_RemoveImageRequest, _gpucloud_agent_v1_RemoveImageResponse, _gpucloud_agent_v1_RemoveImageRequest__Output, _gpucloud_agent_v1_RemoveImageResponse__Output>
   RenameVolume: MethodDefinition<_gpucloud_agent_v1_RenameVolumeRequest, _gpucloud_agent_v1_Volume, _gpucloud_agent_v1_RenameVolumeRequest__Output, _gpucloud_agent_v1_Volume__Output>
+  RenewCertificate: MethodDefinition<_gpucloud_agent_v1_RenewCertificateRequest, _gpucloud_agent_v1_RenewCertificateResponse, _gpucloud_agent_v1_RenewCertificateRequest__Output, _gpucloud_agent_v1_RenewCertificateResponse__Output>
   ResetPassword: MethodDefinition<_gpucloud_agent_v1_ResetPasswordRequest, _gpucloud_agent_v1_ResetPasswordResponse, _gpucloud_agent_v1_ResetPasswordRequest__Output, _gpucloud_agent_v1_ResetPasswordResponse__Output>
   SaveImage: MethodDefinition<_gpucloud_agent_v1_SaveImageRequest, _gpucloud_agent_v1_SaveImageProgress, _gpucloud_agent_v1_SaveImageRequest__Output, _gpucloud_agent_v1_SaveImageProgress__Output>
   StartContainer: MethodDefinition<_gpucloud_agent_v1_StartContainerRequest, _gpucloud_agent_v1_ContainerInfo, _gpucloud_agent_v1_StartContainerRequest__Output, _gpucloud_agent_v1_ContainerInfo__Output>
   StopContainer: MethodDefinition<_gpucloud_agent_v1_StopContainerRequest, _gpucloud_agent_v1_ContainerInfo, _gpucloud_agent_v1_StopContainerRequest__Output, _gpucloud_agent_v1_ContainerInfo__Output>
   StreamLogs: MethodDefinition<_gpucloud_agent_v1_StreamLogsRequest, _gpucloud_agent_v1_LogChunk, _gpucloud_agent_v1_StreamLogsRequest__Output, _gpucloud_agent_v1_LogChunk__Output>
+  UpgradeAgent: MethodDefinition<_gpucloud_agent_v1_UpgradeAgentChunk, _gpucloud_agent_v1_UpgradeAgentResponse, _gpucloud_agent_v1_UpgradeAgentChunk__Output, _gpucloud_agent_v1_UpgradeAgentResponse__Output>
   WatchEvents: MethodDefinition<_gpucloud_agent_v1_WatchEventsRequest, _gpucloud_agent_v1_AgentEvent, _gpucloud_agent_v1_WatchEventsRequest__Output, _gpucloud_agent_v1_AgentEvent__Output>
 }

@@ -1,0 +1,12 @@
+// Original file: agent/v1/agent.proto
+
+
+export interface UpgradeAgentResponse {
+  'version'?: (string);
+  'build'?: (string);
+}
+
+export interface UpgradeAgentResponse__Output {
+  'version': (string);
+  'build': (string);
+}
