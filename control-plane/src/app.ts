@@ -26,6 +26,12 @@ import type { PurchaseService } from './modules/containers/purchase-service.js';
 import { containerAdminRoutes, containerListRead, containerRoutes } from './modules/containers/routes.js';
 import type { ContainersService } from './modules/containers/service.js';
 import { containerWsRoutes } from './modules/containers/ws-routes.js';
+import { agentBundle } from './modules/fleet/bundle.js';
+import { installRoutes } from './modules/fleet/install-routes.js';
+import type { JoinService } from './modules/fleet/join.js';
+import { agentJoinRoutes, joinTokenAdminRoutes } from './modules/fleet/join-routes.js';
+import type { UpgradeService } from './modules/fleet/upgrade.js';
+import { upgradeRoutes } from './modules/fleet/upgrade-routes.js';
 import { imageAdminRoutes } from './modules/images/admin-routes.js';
 import { registryRoutes } from './modules/images/registry-routes.js';
 import type { PlatformRegistry } from './modules/images/registry-service.js';
@@ -57,10 +63,14 @@ export interface AppDeps {
   mcp: McpService;
   nodeImages: NodeImagesService;
   agents: AgentPool;
+  /** Joining nodes (modules/fleet). */
+  fleet: { join: JoinService; upgrades: UpgradeService };
   /** The image registry; its token endpoint is GET /api/registry/token. */
   registry: PlatformRegistry;
   images: ImagesService;
   webDist?: string | undefined;
+  /** PUBLIC_URL: the address GPU hosts are told (the install script's control plane). */
+  publicUrl?: string | undefined;
   /** Which peers' X-Forwarded-* headers are believed (TRUST_PROXY); none when unset. */
   trustProxy?: TrustProxy | undefined;
   log: (message: string, err?: unknown) => void;
@@ -79,11 +89,17 @@ export function apiRouters(deps: AppDeps) {
     mcpServerRoutes({ mcp: deps.mcp, apiKeys: deps.accounts.apiKeys, log: deps.log }),
     storageRoutes(deps.storage),
     registryRoutes(deps.registry),
+    // GET /install/*: the install script and the agent bundle, public (no session).
+    installRoutes({ bundle: agentBundle, publicUrl: deps.publicUrl, log: deps.log }),
     imageRoutes(deps.images),
     imageAdminRoutes(deps.images),
     catalogueAdminRoutes(deps.catalogue),
     cloudProductAdminRoutes(deps.products),
     containerAdminRoutes(deps.containers),
+    // Before the node routes: /api/admin/nodes/join-tokens is not a node id.
+    joinTokenAdminRoutes(deps.fleet.join),
+    agentJoinRoutes(deps.fleet.join),
+    upgradeRoutes(deps.fleet.upgrades),
     nodeAdminRoutes(deps.nodes, deps.nodeImages),
   ];
 }

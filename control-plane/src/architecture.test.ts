@@ -31,6 +31,8 @@ const OWNERS: Record<string, string> = {
   node_gpus: 'nodes',
   gpu_samples: 'nodes',
   node_images: 'nodes',
+  platform_ca: 'fleet',
+  node_join_tokens: 'fleet',
   containers: 'containers',
   gpu_allocations: 'containers',
   port_allocations: 'containers',

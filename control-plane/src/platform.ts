@@ -26,6 +26,13 @@ import { PurchaseRequestsRepository } from './modules/containers/purchase-reques
 import { PurchaseService } from './modules/containers/purchase-service.js';
 import { ContainersRepository } from './modules/containers/repository.js';
 import { ContainersService } from './modules/containers/service.js';
+import { agentBundle } from './modules/fleet/bundle.js';
+import { JoinService } from './modules/fleet/join.js';
+import { JoinRepository } from './modules/fleet/join-repository.js';
+import { NewcomerWatch } from './modules/fleet/newcomers.js';
+import { PlatformPki } from './modules/fleet/pki.js';
+import { CertificateRenewal } from './modules/fleet/renewal.js';
+import { UpgradeService } from './modules/fleet/upgrade.js';
 import { createRegistry, type PlatformRegistry, tokenRealm } from './modules/images/registry-service.js';
 import { ImagesRepository } from './modules/images/repository.js';
 import { grantToAuth } from './modules/images/save.js';
@@ -48,8 +55,21 @@ export const consoleLogger: Logger = (message, err) => {
 
 /** The whole object graph, built in one place. */
 export function buildServices(config: Config, knex: Knex, log: Logger, registry: PlatformRegistry) {
-  const agents = new AgentPool({ callTimeoutMs: config.agentCallTimeoutMs, tls: config.agentTls });
   const secrets = new SecretBox(config.secretKey);
+  // The platform CA and this replica's client certificate (loaded by startControlPlane): joined
+  // nodes are dialled with them; a new client certificate means new channels.
+  const joinRepo = new JoinRepository(knex);
+  const pki = new PlatformPki({
+    store: { read: () => joinRepo.readCa(), insertIfAbsent: (ca) => joinRepo.insertCaIfAbsent(ca) },
+    secrets,
+    log,
+  });
+  const agents = new AgentPool({
+    callTimeoutMs: config.agentCallTimeoutMs,
+    tls: config.agentTls,
+    platformTls: () => pki.clientCredentials(),
+  });
+  pki.onClientRenewed(() => agents.platformRenewed());
   const containersRepo = new ContainersRepository(knex);
   // A user's balance and container list, kept between the changes the database announces.
   const replyChanges = new ChangeFeed({
@@ -93,11 +113,27 @@ export function buildServices(config: Config, knex: Knex, log: Logger, registry:
   const containerChanges = new ContainerChanges(config.databaseUrl, log);
   const volumesRepo = new VolumesRepository(knex);
   const nodesRepo = new NodesRepository(knex);
-  const nodes = new NodesService(nodesRepo, agents, {
-    heldGpus: (nodeIds) => containersRepo.heldGpus(nodeIds),
-    activeContainerCount: (nodeId) => containersRepo.activeCount(nodeId),
-    volumeCount: (nodeId) => volumesRepo.countOnNode(nodeId),
-  });
+  const nodes = new NodesService(
+    nodesRepo,
+    agents,
+    {
+      heldGpus: (nodeIds) => containersRepo.heldGpus(nodeIds),
+      activeContainerCount: (nodeId) => containersRepo.activeCount(nodeId),
+      volumeCount: (nodeId) => volumesRepo.countOnNode(nodeId),
+      containersOn: (nodeIds) => containersRepo.liveOnNodes(nodeIds),
+      volumesOn: (nodeId) => volumesRepo.onNode(nodeId),
+    },
+    {
+      // Maintenance notices reach owners as billing's do (the messages module, by contact).
+      notices: {
+        send: async (userId, subject, text) => {
+          const contact = await users.contact(userId);
+          if (contact) await accounts.messages.sendNotice({ ...contact, subject, text });
+        },
+      },
+      log,
+    },
+  );
   const storage = new StorageService({
     repo: volumesRepo,
     uses: (volumeIds) => containersRepo.volumeUses(volumeIds),
@@ -185,6 +221,23 @@ export function buildServices(config: Config, knex: Knex, log: Logger, registry:
     leaseMs: config.leaseMs,
   });
   const apps = new AppsService(catalogue, products, purchases);
+  const newcomers = new NewcomerWatch({ agents, nodes, log });
+  const fleet = {
+    pki,
+    newcomers,
+    // 升级: the agent bundle of this control plane, streamed to a node (fleet/upgrade.ts).
+    upgrades: new UpgradeService({ agents, nodes, bundle: agentBundle, log }),
+    join: new JoinService({
+      repo: joinRepo,
+      pki,
+      nodes,
+      limiter: accounts.limiter,
+      publicUrl: config.publicUrl,
+      newcomers,
+      log,
+    }),
+    renewal: new CertificateRenewal({ nodes, agents, pki, log }),
+  };
   const containerConfig = new ContainerConfigService({
     repo: containersRepo,
     containers,
@@ -205,6 +258,7 @@ export function buildServices(config: Config, knex: Knex, log: Logger, registry:
   });
   return {
     agents,
+    fleet,
     containerChanges,
     marketCache,
     replyChanges,
@@ -254,6 +308,8 @@ export async function startControlPlane(
   // Saves a stopped process left half-done (their lease ran out) end as failed.
   await services.images.recoverAbandoned();
   const { generatedPassword } = await services.users.ensureAdmin(config.adminUsername, config.adminPassword);
+  // The platform CA (made by the first replica) and this replica's client certificate.
+  await services.fleet.pki.start();
 
   if (config.bootstrapNode) {
     const b = config.bootstrapNode;
@@ -286,7 +342,13 @@ export async function startControlPlane(
     .catch((err) => log('reply changes are not heard (LISTEN failed): balances and lists are not kept', err));
   // Sessions are cached only while revocations are heard (a failure only logs: nothing is cached).
   await services.accounts.revocations.start();
-  const app = createApp({ ...services, webDist: config.webDist, trustProxy: config.trustProxy, log });
+  const app = createApp({
+    ...services,
+    webDist: config.webDist,
+    trustProxy: config.trustProxy,
+    publicUrl: config.publicUrl,
+    log,
+  });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(config.port, config.host, () => resolve(s));
   });
@@ -310,6 +372,8 @@ export async function startControlPlane(
     jobs,
     async close() {
       await jobs.stop();
+      services.fleet.newcomers.stop();
+      services.fleet.pki.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections?.();

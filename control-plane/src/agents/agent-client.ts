@@ -17,6 +17,8 @@ import {
   type SaveImageRequest,
   type StartContainerRequest,
   type StreamLogsRequest,
+  type UpgradeAgentChunk,
+  type UpgradeAgentResponse__Output,
   type Volume__Output,
   type WatchEventsRequest,
 } from '@gpucloud/proto';
@@ -40,12 +42,61 @@ export class AgentCallError extends Error {
 export interface AgentEndpoint {
   address: string;
   token: string;
+  /**
+   * How the node is dialled: 'config' (or absent) with the global AGENT_TLS_* settings (plaintext
+   * without them); 'platform' with mutual TLS from the platform CA, checking the agent's
+   * certificate names node-<id>.gpucloud.internal (`id` is then required).
+   */
+  tls?: 'config' | 'platform' | undefined;
+  id?: number | undefined;
+}
+
+/** The platform CA and this replica's client certificate (PEM), for 'platform' endpoints. */
+export interface PlatformTls {
+  ca: Buffer;
+  cert: Buffer;
+  key: Buffer;
+  /** Grows with every new client certificate (the pool then makes new channels). */
+  generation: number;
 }
 
 export interface AgentClientOptions {
   callTimeoutMs: number;
-  /** TLS to the agents; plaintext when absent. */
+  /** TLS to 'config' agents; plaintext when absent. */
   tls?: AgentTls | undefined;
+  /** What 'platform' agents are dialled with; undefined while the platform CA is not available. */
+  platformTls?: (() => PlatformTls | undefined) | undefined;
+}
+
+/** The name in a platform node's certificate (see modules/fleet/pki.ts). */
+export function platformServerName(nodeId: number): string {
+  return `node-${nodeId}.gpucloud.internal`;
+}
+
+/** The credentials and channel options an endpoint is dialled with. */
+function channelOf(
+  endpoint: AgentEndpoint,
+  options: AgentClientOptions,
+): { credentials: grpc.ChannelCredentials; channelOptions: grpc.ChannelOptions } {
+  if (endpoint.tls === 'platform') {
+    if (endpoint.id === undefined) throw new Error('a platform node is dialled by its id');
+    const platform = options.platformTls?.();
+    return {
+      // Without the platform CA the handshake fails (the system's roots do not trust the
+      // agent): never plaintext, so the node token is not sent in the clear.
+      credentials: platform
+        ? grpc.credentials.createSsl(platform.ca, platform.key, platform.cert)
+        : grpc.credentials.createSsl(),
+      channelOptions: { 'grpc.ssl_target_name_override': platformServerName(endpoint.id) },
+    };
+  }
+  const tls = options.tls;
+  return {
+    credentials: tls
+      ? grpc.credentials.createSsl(tls.ca, tls.key ?? null, tls.cert ?? null)
+      : grpc.credentials.createInsecure(),
+    channelOptions: {},
+  };
 }
 
 export interface AgentTls {
@@ -72,13 +123,11 @@ export class AgentClient {
     private readonly options: AgentClientOptions,
   ) {
     const Ctor = loadAgentProto().gpucloud.agent.v1.NodeAgent;
-    const tls = options.tls;
-    const credentials = tls
-      ? grpc.credentials.createSsl(tls.ca, tls.key ?? null, tls.cert ?? null)
-      : grpc.credentials.createInsecure();
+    const { credentials, channelOptions } = channelOf(endpoint, options);
     this.client = new Ctor(endpoint.address, credentials, {
       'grpc.keepalive_time_ms': 30_000,
       'grpc.max_receive_message_length': 32 * 1024 * 1024,
+      ...channelOptions,
     });
   }
 
@@ -308,6 +357,29 @@ export class AgentClient {
     });
   }
 
+  /** Asks the agent for a CSR of a new key (kept by the agent until InstallCertificate). */
+  async renewCertificate(): Promise<string> {
+    const res = await this.unary(
+      'RenewCertificate',
+      this.client.RenewCertificate as Unary<object, { csrPem: string }>,
+      {},
+    );
+    return res.csrPem;
+  }
+
+  /** Gives the agent its new certificate (for the key of its last RenewCertificate); when it expires. */
+  async installCertificate(certificatePem: string, caCertificatePem: string): Promise<number> {
+    const res = await this.unary(
+      'InstallCertificate',
+      this.client.InstallCertificate as Unary<
+        { certificatePem: string; caCertificatePem: string },
+        { expiresUnixMs: number | string }
+      >,
+      { certificatePem, caCertificatePem },
+    );
+    return Number(res.expiresUnixMs);
+  }
+
   /** Removes an image reference from the node; false when it was not there. */
   async removeImage(image: string, timeoutMs?: number): Promise<boolean> {
     const res = await this.unary(
@@ -329,5 +401,30 @@ export class AgentClient {
 
   console(): grpc.ClientDuplexStream<ConsoleInput, ConsoleOutput__Output> {
     return this.client.Console(this.metadata());
+  }
+
+  /**
+   * 升级 (issue 19, fleet/upgrade.ts): a client stream of UpgradeAgentChunk messages (header
+   * first); `done` settles with the agent's answer. Write with backpressure (write() false: wait
+   * for 'drain'), then end().
+   */
+  upgradeAgent(timeoutMs: number): {
+    call: grpc.ClientWritableStream<UpgradeAgentChunk>;
+    done: Promise<UpgradeAgentResponse__Output>;
+  } {
+    let call!: grpc.ClientWritableStream<UpgradeAgentChunk>;
+    const done = new Promise<UpgradeAgentResponse__Output>((resolve, reject) => {
+      call = this.client.UpgradeAgent(
+        this.metadata(),
+        { deadline: Date.now() + timeoutMs },
+        (err: grpc.ServiceError | null, response?: UpgradeAgentResponse__Output) => {
+          if (err) reject(new AgentCallError(err.code, err.details || err.message, 'UpgradeAgent'));
+          else if (!response)
+            reject(new AgentCallError(grpc.status.INTERNAL, 'empty response', 'UpgradeAgent'));
+          else resolve(response);
+        },
+      );
+    });
+    return { call, done };
   }
 }

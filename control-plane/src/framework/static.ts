@@ -102,8 +102,9 @@ function prerenderedPages(files: Map<string, ConsoleFile>): Map<string, ConsoleF
   return pages;
 }
 
-/** A path that is the console's (not the protocol paths /api/*, /.well-known/*). */
-const consolePath = (p: string) => !(p.startsWith('/api/') || p === '/api' || p.startsWith('/.well-known/'));
+/** A path that is the console's (not the protocol paths /api/*, /.well-known/*, /install/*). */
+const consolePath = (p: string) =>
+  !(p.startsWith('/api/') || p === '/api' || p.startsWith('/.well-known/') || p.startsWith('/install/'));
 
 /**
  * The built console, read once into memory: index.html for `/` and for every path that is no

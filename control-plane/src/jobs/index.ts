@@ -8,6 +8,7 @@ import type { Config } from '../config.js';
 import { DEFAULT_LEASE_MS } from '../modules/containers/status.js';
 import { GPU_SAMPLE_BUCKET_MS } from '../modules/nodes/service.js';
 import type { buildServices } from '../platform.js';
+import { CertificateRenewalJob } from './certificate-renewal.js';
 import { ContainerLifecycleJobs } from './container-lifecycle.js';
 import { NodeMonitor } from './node-monitor.js';
 import { scheduleProvisioningRecovery } from './provisioning-recovery.js';
@@ -15,6 +16,9 @@ import { Scheduler } from './scheduler.js';
 import { SettlementJob } from './settlement.js';
 
 type Services = ReturnType<typeof buildServices>;
+
+/** How often agent certificates are checked for renewal (those with less than 30 days left). */
+const CERTIFICATE_RENEWAL_INTERVAL_MS = 3600_000;
 type Log = (message: string, err?: unknown) => void;
 
 /** The system acting on containers (stops at zero balance or expiry, releases). */
@@ -63,8 +67,18 @@ export function buildJobs(services: Services, config: Config, log: Log) {
     inventoryIntervalMs: config.gpuInventoryIntervalMs ?? 30_000,
     images: services.nodeImages,
     notices: billing.notices,
+    upgrades: services.fleet.upgrades,
     log,
   });
+  // A node that just joined is followed as soon as its agent answers (modules/fleet/newcomers.ts).
+  services.fleet.newcomers.onConnected((nodeId) => monitor.connectNow(nodeId));
+  // A queue job like settlement's: with BILLING_JOBS=false another replica runs it.
+  if (config.billingJobs !== false) {
+    new CertificateRenewalJob(scheduler, {
+      renewal: services.fleet.renewal,
+      intervalMs: CERTIFICATE_RENEWAL_INTERVAL_MS,
+    });
+  }
   return {
     /** Undefined with BILLING_JOBS=0 (tests that settle by hand still have it: see settle). */
     settlement,

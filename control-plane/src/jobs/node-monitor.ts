@@ -1,9 +1,10 @@
-import type { AgentEvent__Output, ContainerInfo__Output } from '@gpucloud/proto';
+import type { AgentEvent__Output, ContainerInfo__Output, HostInfo__Output } from '@gpucloud/proto';
 import * as grpc from '@grpc/grpc-js';
 import { AgentCallError } from '../agents/agent-client.js';
 import type { AgentPool } from '../agents/agent-pool.js';
 import type { ContainersService } from '../modules/containers/service.js';
 import { type AgentFacts, agentFacts, statusFromAgent } from '../modules/containers/status.js';
+import { incompatibleReason } from '../modules/fleet/agent-versions.js';
 import { gpuProblemText } from '../modules/nodes/gpus.js';
 import type { GpuTransition, NodeRow } from '../modules/nodes/repository.js';
 import type { NodesService } from '../modules/nodes/service.js';
@@ -15,6 +16,12 @@ interface Subscription {
   retryTimer: NodeJS.Timeout | undefined;
   failures: number;
   reconciled: boolean;
+  /**
+   * The agent's first answer on this connection (GetHostInfo): false when its protocol is not
+   * spoken (the node is refused: kept offline, its stream closed) or it could not be read. No
+   * event of the stream is applied before it settles.
+   */
+  admission?: Promise<boolean>;
 }
 
 export interface NodeMonitorOptions {
@@ -36,6 +43,11 @@ export interface NodeMonitorOptions {
    * and the API waiting behind them.
    */
   nodeWorkConcurrency?: number;
+  /** 升级 (fleet/upgrade.ts): a node that reports the build it was sent is upgraded; late ones failed. */
+  upgrades?: {
+    settle(nodeId: number, info: { agentBuild: string }): Promise<boolean>;
+    expire(): Promise<number[]>;
+  };
 }
 
 /** Runs at most `limit` tasks at once, the others in the order they came. */
@@ -57,6 +69,19 @@ class Limiter {
     }
   }
 }
+
+/** How often the same last error of a node is written again while it lasts. */
+const ERROR_REWRITE_MS = 60_000;
+
+/** An agent call's failure as the node view shows it. */
+function errorText(err: unknown): string {
+  if (err && typeof err === 'object' && 'details' in err && typeof err.details === 'string' && err.details)
+    return err.details;
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** How soon a refused node (its agent's protocol is not spoken) is asked again. */
+const REFUSED_RETRY_MS = 60_000;
 
 /** How long an inventory read waits for the agent (NodesService.refresh's probe waits as long). */
 const INVENTORY_TIMEOUT_MS = 5000;
@@ -83,6 +108,8 @@ export class NodeMonitor {
   private readonly inventoryRuns = new Map<number, Promise<void>>();
   private stopped = false;
   private readonly nodeWork: Limiter;
+  /** The last error this monitor wrote per node, and when (a success clears it). */
+  private readonly errored = new Map<number, { error: string; at: number }>();
 
   /** Syncs on the scheduler's start and every syncIntervalMs after. */
   constructor(
@@ -133,6 +160,12 @@ export class NodeMonitor {
       }
     }
     await this.nodes.markStaleOffline(this.options.offlineAfterMs);
+    for (const id of (await this.options.upgrades?.expire().catch((err) => {
+      this.options.log('timed-out upgrades not checked', err);
+      return [];
+    })) ?? []) {
+      this.options.log(`node ${id}: the upgrade timed out`);
+    }
     await this.nodes.pruneGpuSamples();
     // Connected nodes' inventories, each at its interval: a GPU that fails or goes is seen.
     const every = this.options.inventoryIntervalMs ?? 30_000;
@@ -153,6 +186,28 @@ export class NodeMonitor {
   }
 
   /**
+   * Follows this node now, on a new channel (a node that just joined and answered): not at the
+   * next sync, nor after the backoff of a subscription that failed while its agent was not up.
+   */
+  async connectNow(nodeId: number): Promise<void> {
+    if (this.stopped) return;
+    const node = await this.nodes.find(nodeId);
+    if (!node || this.stopped) return;
+    const old = this.subs.get(node.id);
+    if (old) this.close(old);
+    this.agents.forget(node);
+    const fresh: Subscription = {
+      key: `${node.address}|${node.token}`,
+      call: undefined,
+      retryTimer: undefined,
+      failures: 0,
+      reconciled: false,
+    };
+    this.subs.set(node.id, fresh);
+    this.subscribe(node, fresh);
+  }
+
+  /**
    * Reads the node's inventory again (GPUs by UUID, their health) and tells the owners of the
    * containers holding a GPU that became unusable (once per container and moment). `delayMs`:
    * a periodic read's place in its sync (none after a stop).
@@ -167,7 +222,14 @@ export class NodeMonitor {
       .then(async () => {
         if (this.stopped && delayMs > 0) return;
         // The agent is asked outside the limit: a node slow to answer holds no connection.
-        const info = await this.agents.get(node).getHostInfo(INVENTORY_TIMEOUT_MS);
+        let info: HostInfo__Output;
+        try {
+          info = await this.agents.get(node).getHostInfo(INVENTORY_TIMEOUT_MS);
+        } catch (err) {
+          this.recordError(node, `读取主机信息失败：${errorText(err)}`);
+          throw err;
+        }
+        if (this.errored.has(node.id)) this.clearError(node);
         await this.nodeWork.run(async () => {
           const became = await this.nodes.applyHostInfo(node, info);
           this.inventoryAt.set(node.id, Date.now());
@@ -210,6 +272,27 @@ export class NodeMonitor {
     }
   }
 
+  /**
+   * The node's last error (shown in 节点), written by this monitor; cleared when a call succeeds.
+   * A node that stays unreachable fails every retry: the same error is written again only after
+   * a minute (its time stays near), so a fleet of dead nodes does not write on every retry.
+   */
+  private recordError(node: NodeRow, error: string): void {
+    const last = this.errored.get(node.id);
+    if (last && last.error === error && Date.now() - last.at < ERROR_REWRITE_MS) return;
+    this.errored.set(node.id, { error, at: Date.now() });
+    this.nodes
+      .recordError(node.id, error)
+      .catch((err) => this.options.log(`last error of node ${node.name} not written`, err));
+  }
+
+  private clearError(node: NodeRow): void {
+    this.errored.delete(node.id);
+    this.nodes
+      .clearError(node.id)
+      .catch((err) => this.options.log(`last error of node ${node.name} not cleared`, err));
+  }
+
   private close(sub: Subscription): void {
     if (sub.retryTimer) clearTimeout(sub.retryTimer);
     sub.call?.cancel();
@@ -224,6 +307,27 @@ export class NodeMonitor {
     });
     sub.call = call;
     sub.reconciled = false;
+    sub.admission = this.admit(node).then(
+      (refused) => {
+        if (!refused) return true;
+        if (sub.call === call) {
+          // Kept offline (its facts say so) and asked again later: an upgraded agent is taken.
+          sub.call = undefined;
+          call.cancel();
+          this.options.log(`node ${node.name}: refused, ${refused}`);
+          sub.retryTimer = setTimeout(() => this.subscribe(node, sub), REFUSED_RETRY_MS);
+        }
+        return false;
+      },
+      (err: unknown) => {
+        if (sub.call === call && !this.stopped) {
+          this.options.log(`node ${node.name}: host info not read`, err);
+          retry('host info not read');
+          call.cancel();
+        }
+        return false;
+      },
+    );
     call.on('data', (event: AgentEvent__Output) => {
       sub.failures = 0;
       this.handle(node, sub, event).catch((err) =>
@@ -239,16 +343,38 @@ export class NodeMonitor {
       sub.retryTimer = setTimeout(() => this.subscribe(node, sub), delay);
     };
     call.on('error', (err: grpc.ServiceError) => {
-      if (err.code !== grpc.status.CANCELLED) retry(err.details || err.message);
+      if (err.code === grpc.status.CANCELLED) return;
+      if (!this.stopped && sub.call === call)
+        this.recordError(node, `事件流中断：${err.details || err.message}`);
+      retry(err.details || err.message);
     });
     call.on('end', () => retry('stream ended'));
   }
 
+  /**
+   * Reads the node's host info (versions, GPUs) first on every connection; returns why the node
+   * is refused ('' when it is not: an upgrade to the build it reports is then over).
+   */
+  private async admit(node: NodeRow): Promise<string> {
+    await this.refreshInventory(node);
+    const row = await this.nodes.find(node.id);
+    const refused = incompatibleReason(row?.agent_protocol);
+    if (!refused && row?.agent_build && row.upgrading_since) {
+      if (await this.options.upgrades?.settle(node.id, { agentBuild: row.agent_build })) {
+        this.options.log(`node ${node.name}: upgraded to ${row.agent_version}-${row.agent_build}`);
+      }
+    }
+    return refused;
+  }
+
   private async handle(node: NodeRow, sub: Subscription, event: AgentEvent__Output): Promise<void> {
+    if (!(await (sub.admission ?? true))) return;
     if (event.heartbeat) {
       await this.nodes.heartbeat(node.id, event.heartbeat.dockerAvailable);
       if (!sub.reconciled) {
         sub.reconciled = true;
+        // Connected again: an error recorded before (by any replica) is over.
+        this.clearError(node);
         await this.reconcile(node);
       }
     } else if (event.container) {
@@ -281,7 +407,7 @@ export class NodeMonitor {
 
   /** After a (re)connection: refresh the inventory and take Docker's word on each container. */
   private async reconcile(node: NodeRow): Promise<void> {
-    await this.refreshInventory(node);
+    // The inventory was read on this connection before any event was applied (admit).
     await this.options.images
       ?.refresh(node)
       .catch((err) => this.options.log(`images of node ${node.name} not listed`, err));

@@ -19,6 +19,9 @@ import * as marketChanges from './20261125000059_market_changes.js';
 import * as settlementStatement from './20261125000060_settlement_statement.js';
 import * as replyChanges from './20261125000070_reply_changes.js';
 import * as userImages from './20261125000072_user_images.js';
+import * as nodeJoin from './20261125000074_node_join.js';
+import * as nodeMaintenance from './20261125000075_node_maintenance.js';
+import * as nodeAgentVersions from './20261125000076_node_agent_versions.js';
 
 /**
  * Every migration, in order. Listed statically (instead of read from the folder) so they load
@@ -45,6 +48,9 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261125000060_settlement_statement': settlementStatement,
   '20261125000070_reply_changes': replyChanges,
   '20261125000072_user_images': userImages,
+  '20261125000074_node_join': nodeJoin,
+  '20261125000075_node_maintenance': nodeMaintenance,
+  '20261125000076_node_agent_versions': nodeAgentVersions,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -9,6 +9,8 @@ export interface CloudProductRecord extends CloudProductRow {
   node_docker_available: boolean;
   node_simulated: boolean;
   node_gpu_total: number;
+  /** The node is in maintenance (维护中): not offered, nothing new placed there. */
+  node_maintenance: boolean;
 }
 
 export interface ProductFilter {

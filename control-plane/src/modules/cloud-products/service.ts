@@ -32,6 +32,7 @@ function withNode(p: CloudProductRow, node: NodeSummary): CloudProductRecord {
     node_docker_available: node.docker_available,
     node_simulated: node.simulated,
     node_gpu_total: node.gpu_total,
+    node_maintenance: node.maintenance_since !== null && node.maintenance_since !== undefined,
   };
 }
 
@@ -129,10 +130,13 @@ export class CloudProductsService {
     return text;
   }
 
-  /** Every enabled product with its node's facts, free GPUs and warm images, by id. */
+  /**
+   * Every enabled product with its node's facts, free GPUs and warm images, by id. A node in
+   * maintenance (维护中) is not offered: its products are left out.
+   */
   private async loadMarket(): Promise<CloudProductView[]> {
     const records = await this.repo.list({}).then((rows) => this.withNodes(rows));
-    const rows = records.map((r) => r.product);
+    const rows = records.filter((r) => !r.node.maintenance_since).map((r) => r.product);
     const nodeIds = [...new Set(rows.map((r) => r.node_id))];
     const [counts, warm] = await Promise.all([this.nodes.freeGpuCounts(nodeIds), this.warm(nodeIds)]);
     return rows.map((r) => productView(r, counts.get(r.node_id) ?? 0, warm.get(r.node_id)));
@@ -145,7 +149,11 @@ export class CloudProductsService {
       this.nodes.freeGpuCounts([row.node_id]),
       this.warm([row.node_id]),
     ]);
-    return productView(row, counts.get(row.node_id) ?? 0, warm.get(row.node_id));
+    const view = productView(row, counts.get(row.node_id) ?? 0, warm.get(row.node_id));
+    // A node in maintenance sells nothing: its product page says so (not available).
+    return row.node_maintenance
+      ? { ...view, status: 'offline', gpu_available: 0, gpu_count: `0/${view.gpu_total}` }
+      : view;
   }
 
   /**

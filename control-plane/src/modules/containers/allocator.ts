@@ -10,6 +10,11 @@ const ALLOCATION_LOCK = 7_301;
 
 export const GPU_INSUFFICIENT = 'GPU_INSUFFICIENT';
 
+/** A node in maintenance (维护中) takes no new container: purchases, MCP creations, app deploys. */
+export function maintenanceRefusal() {
+  return conflict('节点维护中，暂不可购买', 'NODE_MAINTENANCE');
+}
+
 /**
  * GPUs and host ports of a node are handed out inside a transaction holding the node's advisory
  * lock; the unique constraints on the allocation tables back it up. Holds no state.
@@ -48,6 +53,12 @@ export class Allocator {
     );
     if (!picked) throw conflict(`GPU 资源不足，当前可用 ${free.length} 卡${hint}`, GPU_INSUFFICIENT);
     return picked;
+  }
+
+  /** Refuses (409) a new container on a node in maintenance, as the transaction reads the node. */
+  async refuseInMaintenance(nodeId: number, trx: Knex.Transaction): Promise<void> {
+    const current = await this.nodes.findIn(nodeId, trx);
+    if (current?.maintenance_since) throw maintenanceRefusal();
   }
 
   /** Host ports reserved on the node (by any container). */

@@ -18,7 +18,7 @@ import type { NodeRow } from '../nodes/repository.js';
 import { BILLING_TYPES, totalPriceFen } from '../pricing/pricing.js';
 import type { MountRequest, StorageService } from '../storage/service.js';
 import { authorizedKeys, type UsersService } from '../users/service.js';
-import type { Allocator } from './allocator.js';
+import { type Allocator, maintenanceRefusal } from './allocator.js';
 import type { ContainerBilling } from './billing-hooks.js';
 import type { PurchaseReply } from './contract.js';
 import type { ContainersForImagesRepository } from './for-images-repository.js';
@@ -153,6 +153,7 @@ export class PurchaseService {
     const { product, node } = await this.d.products.forPurchase(productId);
     if (node.status === 'offline') throw unavailable('节点离线，暂时无法创建实例', 'NODE_OFFLINE');
     if (node.status === 'unsafe') throw conflict('节点未通过安全检查，暂不接受 GPU 任务', 'NODE_UNSAFE');
+    if (node.maintenance_since) throw maintenanceRefusal();
     const agent = this.d.agents.get(node);
     // What the purchase needs to know, asked at once; refused in a fixed order all the same.
     const [versionAsked, mountsAsked, occupiedAsked, ownerAsked] = await Promise.allSettled([
@@ -567,6 +568,8 @@ export class PurchaseService {
   }): Promise<{ gpuUuids: string[]; ports: PortMapping[]; orderId: number }> {
     const { allocator } = this.d;
     return allocator.withNodeLock(p.node.id, async (trx) => {
+      // Again in the transaction: a drain may have come in since the purchase began.
+      await allocator.refuseInMaintenance(p.node.id, trx);
       const gpuUuids = (await allocator.pickGpus(p.node, p.input.gpuCount, trx)).map((g) => g.uuid);
       const reserved = await allocator.reservedPorts(p.node.id, trx);
       for (const port of p.input.custom_ports) {

@@ -449,6 +449,25 @@ export class ContainersRepository {
     }
   }
 
+  /** The containers of these nodes that are not destroyed, oldest first (the nodes module's 节点 view). */
+  async liveOnNodes(
+    nodeIds: number[],
+  ): Promise<{ id: string; name: string; user_id: number; node_id: number; status: string }[]> {
+    if (nodeIds.length === 0) return [];
+    const rows = await this.containers()
+      .whereIn('node_id', nodeIds)
+      .modify('live')
+      .select('id', 'name', 'user_id', 'node_id', 'status')
+      .orderBy([{ column: 'created_at' }, { column: 'id' }]);
+    return rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      user_id: r.user_id,
+      node_id: r.node_id,
+      status: r.status,
+    }));
+  }
+
   /** Containers of the node that are not destroyed. */
   activeCount(nodeId: number): Promise<number> {
     return this.containers().where('node_id', nodeId).modify('live').resultSize();

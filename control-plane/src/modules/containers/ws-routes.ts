@@ -7,6 +7,7 @@ import type { Authenticator } from '../../framework/auth.js';
 import { AppError } from '../../framework/errors.js';
 import { CONTAINER_ID_PATTERN } from '../../framework/validate.js';
 import { LogFrameBatcher } from './log-frames.js';
+import { ResumableLogStream } from './log-resume.js';
 import type { ContainersService } from './service.js';
 
 type WsContext = Context & { websocket: WebSocket };
@@ -37,12 +38,30 @@ export function containerWsRoutes(deps: {
     const target = await authorize(ctx, ws);
     if (!target) return;
     const tail = Math.min(Math.max(Number(ctx.query.tail ?? 200) || 200, 1), 5000);
-    const call = deps.agents
-      .get(target.node)
-      .streamLogs({ containerId: target.container.id, follow: true, tail });
+    const agent = () => deps.agents.get(target.node);
+    // Followed across the agent's restarts (an upgrade): see log-resume.ts.
+    let frames: LogFrameBatcher;
+    const logs = new ResumableLogStream({
+      containerId: target.container.id,
+      tail,
+      open: (request) => agent().streamLogs(request),
+      inspect: () => agent().inspectContainer(target.container.id),
+      onData: (chunk) => frames.push(chunk),
+      onEnd: () => {
+        frames.flush();
+        if (ws.readyState === ws.OPEN) ws.close(1000, 'end of log');
+      },
+      onError: (detail) => {
+        frames.flush();
+        if (ws.readyState === ws.OPEN) {
+          ws.send(`\r\n[日志流已断开：${detail}]\r\n`);
+          ws.close(CLOSE_UPSTREAM, 'upstream error');
+        }
+      },
+    });
     // Batched frames with backpressure: a slow browser pauses the agent's stream (and, through
     // gRPC flow control, the agent's read from Docker) instead of filling this process's memory.
-    const frames = new LogFrameBatcher(
+    frames = new LogFrameBatcher(
       {
         send: (text, sent) => {
           if (ws.readyState === ws.OPEN) ws.send(text, sent);
@@ -50,28 +69,15 @@ export function containerWsRoutes(deps: {
         },
         bufferedAmount: () => ws.bufferedAmount,
       },
-      { pause: () => call.pause(), resume: () => call.resume() },
+      { pause: () => logs.pause(), resume: () => logs.resume() },
     );
-    call.on('data', (chunk: { stream: string; data: Buffer }) => frames.push(chunk));
-    call.on('error', (err: grpc.ServiceError) => {
-      if (err.code === grpc.status.CANCELLED) return;
-      frames.flush();
-      if (ws.readyState === ws.OPEN) {
-        ws.send(`\r\n[日志流已断开：${err.details || err.message}]\r\n`);
-        ws.close(CLOSE_UPSTREAM, 'upstream error');
-      }
-    });
-    call.on('end', () => {
-      frames.flush();
-      if (ws.readyState === ws.OPEN) ws.close(1000, 'end of log');
-    });
     ws.on('close', () => {
       frames.close();
-      call.cancel();
+      logs.close();
     });
     ws.on('error', () => {
       frames.close();
-      call.cancel();
+      logs.close();
     });
   });
 

@@ -77,6 +77,45 @@ export const nodeReply = z.object({
   gpus: z.array(nodeGpuReply),
   unknown_containers: z.array(unknownContainerReply),
   reconciled_at: z.string().nullable(),
+  // Health at a glance (issue 19).
+  /** Since the node's last heartbeat; null before the first. */
+  heartbeat_age_ms: z.number().nullable(),
+  /**
+   * The node's present GPUs: free (may be rented now), used (held by a container that runs or is
+   * on its way), held (保留: kept by a container that does not run, e.g. a stopped prepaid one,
+   * which keeps what was paid for; an hourly one gives its GPUs back when it stops), total. free + used + held can be
+   * below total: a GPU that is unhealthy, MIG or fabric-not-ready is neither.
+   */
+  gpu_usage: z.object({ free: z.number(), used: z.number(), held: z.number(), total: z.number() }),
+  /** The container toolkit is unsafe (below the floor, or a part of it is): the node takes no GPU work. */
+  toolkit_unsafe: z.boolean(),
+  toolkit_unsafe_reason: z.string(),
+  /** Docker's data root (images) and the volume root: free and total bytes, null when not reported. */
+  image_disk_free_bytes: z.number().nullable(),
+  image_disk_total_bytes: z.number().nullable(),
+  volume_disk_free_bytes: z.number().nullable(),
+  volume_disk_total_bytes: z.number().nullable(),
+  /** The node monitor's last failed call to the node (cleared when one succeeds) and when. */
+  last_error: z.string().nullable(),
+  last_error_at: z.string().nullable(),
+  /** 维护中: not offered in the market, running containers kept. */
+  maintenance: z
+    .object({ since: z.string(), until: z.string().nullable(), reason: z.string().nullable() })
+    .nullable(),
+  // Agent versions and 升级 (issue 19, fleet/agent-versions.ts).
+  /** What the node's agent runs (its GetHostInfo): version, build ("source" from a checkout), protocol; null until read. */
+  agent_version: z.string().nullable(),
+  agent_build: z.string().nullable(),
+  agent_protocol: z.number().nullable(),
+  /** The agent differs from the one this control plane ships (升级 moves it there). */
+  agent_outdated: z.boolean(),
+  /** Non-empty when the control plane does not speak the agent's protocol: the node is kept offline. */
+  incompatible_reason: z.string(),
+  /** 升级中 since then (POST /api/admin/nodes/{id}/upgrade); null when no upgrade is under way. */
+  upgrading_since: z.string().nullable(),
+  /** Why the last upgrade failed (timed out, refused by the agent), and when; null after a success. */
+  upgrade_error: z.string().nullable(),
+  upgrade_error_at: z.string().nullable(),
 });
 export type NodeReply = z.infer<typeof nodeReply>;
 

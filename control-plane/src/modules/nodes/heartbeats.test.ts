@@ -109,6 +109,9 @@ describe('node writes (database)', () => {
     let rows = 0;
     const onResponse = (response: unknown, q: { sql?: string }) => {
       if (!q.sql) return;
+      // The node monitor records its failed dials of these fake nodes (unreachable addresses)
+      // whenever its sync comes: not what is measured here.
+      if (/"last_error"/.test(q.sql)) return;
       sql.push(q.sql);
       if (NODE_WRITE.test(q.sql)) {
         if (typeof response === 'number') rows += response;

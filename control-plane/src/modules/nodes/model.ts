@@ -51,6 +51,14 @@ export class NodeModel extends Model {
       unknown_containers: { type: 'array' },
       image_disk_total_bytes: { type: ['integer', 'null'] },
       image_disk_free_bytes: { type: ['integer', 'null'] },
+      tls: { type: 'string', enum: ['config', 'platform'] },
+      maintenance_reason: { type: ['string', 'null'] },
+      last_error: { type: ['string', 'null'] },
+      agent_version: { type: ['string', 'null'] },
+      agent_build: { type: ['string', 'null'] },
+      agent_protocol: { type: ['integer', 'null'] },
+      upgrade_target: { type: ['string', 'null'] },
+      upgrade_error: { type: ['string', 'null'] },
     },
   };
 
@@ -101,6 +109,24 @@ export class NodeModel extends Model {
   image_disk_total_bytes!: number | null;
   image_disk_free_bytes!: number | null;
   images_listed_at!: Date | null;
+  /** How the node is dialled: 'config' (AGENT_TLS_* or plaintext), 'platform' (mutual TLS, joined). */
+  tls!: 'config' | 'platform';
+  /** 维护中 since then (not offered in the market; running containers kept); null when not. */
+  maintenance_since!: Date | null;
+  maintenance_until!: Date | null;
+  maintenance_reason!: string | null;
+  /** The node monitor's last failed call to the node, cleared when one succeeds. */
+  last_error!: string | null;
+  last_error_at!: Date | null;
+  /** The agent's version, build and protocol (GetHostInfo); null until read (migration 76). */
+  agent_version!: string | null;
+  agent_build!: string | null;
+  agent_protocol!: number | null;
+  /** 升级中 since then, to the build upgrade_target; upgrade_error says why the last one failed. */
+  upgrading_since!: Date | null;
+  upgrade_target!: string | null;
+  upgrade_error!: string | null;
+  upgrade_error_at!: Date | null;
 
   gpus?: NodeGpuModel[];
   gpuSamples?: GpuSampleModel[];
@@ -276,6 +302,19 @@ export type NodeRow = Pick<
   | 'image_disk_total_bytes'
   | 'image_disk_free_bytes'
   | 'images_listed_at'
+  | 'tls'
+  | 'maintenance_since'
+  | 'maintenance_until'
+  | 'maintenance_reason'
+  | 'last_error'
+  | 'last_error_at'
+  | 'agent_version'
+  | 'agent_build'
+  | 'agent_protocol'
+  | 'upgrading_since'
+  | 'upgrade_target'
+  | 'upgrade_error'
+  | 'upgrade_error_at'
 >;
 
 export type NodeGpuRow = Pick<

@@ -1,4 +1,6 @@
+import { SUPPORTED_AGENT_PROTOCOLS } from '@gpucloud/proto';
 import type { Knex } from 'knex';
+import { isUniqueViolation } from '../../framework/db-errors.js';
 import { gpuState } from './gpus.js';
 import type { HeartbeatWrite } from './heartbeats.js';
 import {
@@ -109,12 +111,15 @@ export type NodeFacts = Pick<
   | 'gpu_total'
   | 'port_range_start'
   | 'port_range_end'
+  | 'agent_version'
+  | 'agent_build'
+  | 'agent_protocol'
 > & { status: NodeRow['status'] };
 
 /** What other modules show of a node next to their own rows (a product's market card). */
 export type NodeSummary = Pick<
   NodeRow,
-  'id' | 'name' | 'status' | 'docker_available' | 'simulated' | 'gpu_total'
+  'id' | 'name' | 'status' | 'docker_available' | 'simulated' | 'gpu_total' | 'maintenance_since'
 >;
 
 /** The row of a model as a plain object (not a model instance). */
@@ -123,6 +128,58 @@ const plain = <T>(model: { toJSON(): object }): T => ({ ...model.toJSON() }) as 
 /** Owns nodes, node_gpus, gpu_samples and node_images. */
 export class NodesRepository {
   constructor(private readonly knex: Knex) {}
+
+  /**
+   * Claims the node for an upgrade to `build` (one at a time across replicas; one begun before
+   * `staleBefore` may be taken over). False when another upgrade holds it.
+   */
+  async claimUpgrade(nodeId: number, build: string, staleBefore: Date): Promise<boolean> {
+    const rows = await this.knex('nodes')
+      .where({ id: nodeId })
+      .where((q) => q.whereNull('upgrading_since').orWhere('upgrading_since', '<', staleBefore))
+      .update({
+        upgrading_since: new Date(),
+        upgrade_target: build,
+        upgrade_error: null,
+        upgrade_error_at: null,
+      })
+      .returning('id');
+    return rows.length > 0;
+  }
+
+  /** The node came back with `build`: an upgrade to it is over. Whether one was. */
+  async settleUpgrade(nodeId: number, build: string): Promise<boolean> {
+    const rows = await this.knex('nodes')
+      .where({ id: nodeId, upgrade_target: build })
+      .whereNotNull('upgrading_since')
+      .update({ upgrading_since: null, upgrade_target: null, upgrade_error: null, upgrade_error_at: null })
+      .returning('id');
+    return rows.length > 0;
+  }
+
+  /** Upgrades begun before `staleBefore` failed with `error`; the ids of their nodes. */
+  async expireUpgrades(staleBefore: Date, error: string): Promise<number[]> {
+    const rows: { id: number }[] = await this.knex('nodes')
+      .whereNotNull('upgrading_since')
+      .where('upgrading_since', '<', staleBefore)
+      .update({
+        upgrading_since: null,
+        upgrade_target: null,
+        upgrade_error: error,
+        upgrade_error_at: new Date(),
+      })
+      .returning('id');
+    return rows.map((r) => Number(r.id));
+  }
+
+  async recordUpgradeFailure(nodeId: number, error: string): Promise<void> {
+    await this.knex('nodes').where({ id: nodeId }).update({
+      upgrading_since: null,
+      upgrade_target: null,
+      upgrade_error: error,
+      upgrade_error_at: new Date(),
+    });
+  }
 
   async list(): Promise<NodeRow[]> {
     const rows = await NodeModel.query(this.knex).orderBy('id');
@@ -134,7 +191,7 @@ export class NodesRepository {
     if (ids.length === 0) return new Map();
     const rows = await NodeModel.query(this.knex)
       .whereIn('id', ids)
-      .select('id', 'name', 'status', 'docker_available', 'simulated', 'gpu_total');
+      .select('id', 'name', 'status', 'docker_available', 'simulated', 'gpu_total', 'maintenance_since');
     return new Map(rows.map((r) => [r.id, plain<NodeSummary>(r)]));
   }
 
@@ -167,6 +224,33 @@ export class NodesRepository {
       if (gpus) await this.applyGpus(row.id, gpus, new Date(), trx);
       return plain<NodeRow>(row);
     });
+  }
+
+  /**
+   * A node that joined with a token (fleet module), in the caller's transaction: not probed yet
+   * (offline until its agent answers). Its name gets a suffix (-2, -3...) when taken.
+   */
+  async insertJoined(
+    values: Pick<NodeRow, 'name' | 'address' | 'token' | 'region' | 'public_host' | 'tls'>,
+    trx: Knex.Transaction,
+  ): Promise<NodeRow> {
+    for (let n = 1; n <= 100; n++) {
+      const suffix = n === 1 ? '' : `-${n}`;
+      const name = `${values.name.slice(0, 64 - suffix.length)}${suffix}`;
+      try {
+        // A savepoint: a taken name fails this insert only, not the caller's transaction.
+        const row = await trx.transaction(
+          async (sp) =>
+            await NodeModel.query(sp)
+              .insert({ ...values, name, status: 'offline' })
+              .returning('*'),
+        );
+        return plain<NodeRow>(row);
+      } catch (err) {
+        if (!isUniqueViolation(err)) throw err;
+      }
+    }
+    throw new Error(`no free node name for ${values.name}`);
   }
 
   /**
@@ -293,7 +377,7 @@ export class NodesRepository {
 
   /**
    * The heartbeats of one tick, in one statement: last seen, Docker's state, online (unless
-   * unsafe), and what rides along (reconciled_at, host_info: NULL leaves the stored one).
+   * unsafe, or its agent's protocol is not spoken: fleet/agent-versions.ts), and what rides along (reconciled_at, host_info: NULL leaves the stored one).
    * Returns the rows written.
    */
   async writeHeartbeats(writes: HeartbeatWrite[]): Promise<number> {
@@ -309,7 +393,10 @@ export class NodesRepository {
       `UPDATE nodes AS n
           SET last_heartbeat_at = v.at,
               docker_available = v.docker_available,
-              status = CASE WHEN n.status = 'unsafe' THEN 'unsafe' ELSE 'online' END,
+              status = CASE WHEN n.status = 'unsafe' THEN 'unsafe'
+                            WHEN n.agent_protocol IS NOT NULL
+                             AND n.agent_protocol <> ALL (ARRAY[${SUPPORTED_AGENT_PROTOCOLS.map(Number).join(',')}]::int[])
+                            THEN 'offline' ELSE 'online' END,
               reconciled_at = coalesce(v.reconciled_at, n.reconciled_at),
               host_info = coalesce(v.host_info, n.host_info)
          FROM unnest(?::bigint[], ?::boolean[], ?::timestamptz[], ?::timestamptz[], ?::jsonb[])
@@ -493,5 +580,52 @@ export class NodesRepository {
 
   async delete(id: number): Promise<void> {
     await NodeModel.query(this.knex).deleteById(id);
+  }
+
+  /**
+   * Puts the node in maintenance (维护中) or changes its end and reason; `since` is kept when it
+   * already was. Returns the row as it is now, and whether it was in maintenance before.
+   */
+  async startMaintenance(
+    id: number,
+    until: Date | null,
+    reason: string | null,
+  ): Promise<{ row: NodeRow; already: boolean } | undefined> {
+    return this.knex.transaction(async (trx) => {
+      const locked = await NodeModel.query(trx).findById(id).forUpdate();
+      if (!locked) return undefined;
+      const already = locked.maintenance_since !== null;
+      const row = await NodeModel.query(trx).patchAndFetchById(id, {
+        maintenance_since: locked.maintenance_since ?? new Date(),
+        maintenance_until: until,
+        maintenance_reason: reason,
+        updated_at: new Date(),
+      });
+      return { row: plain<NodeRow>(row), already };
+    });
+  }
+
+  /** Ends the node's maintenance; false when it was not in maintenance (or is gone). */
+  async endMaintenance(id: number): Promise<boolean> {
+    const count = await NodeModel.query(this.knex).where('id', id).whereNotNull('maintenance_since').patch({
+      maintenance_since: null,
+      maintenance_until: null,
+      maintenance_reason: null,
+      updated_at: new Date(),
+    });
+    return count > 0;
+  }
+
+  /** The node monitor's last failed call to the node. */
+  async setLastError(id: number, error: string, at: Date): Promise<void> {
+    await NodeModel.query(this.knex).findById(id).patch({ last_error: error, last_error_at: at });
+  }
+
+  /** Clears the last error (a call succeeded); writes nothing when there is none. */
+  async clearLastError(id: number): Promise<void> {
+    await NodeModel.query(this.knex)
+      .where('id', id)
+      .whereNotNull('last_error')
+      .patch({ last_error: null, last_error_at: null });
   }
 }

@@ -3,7 +3,7 @@ import { type AppState, requireAdmin } from '../../framework/auth.js';
 import { idParam, parse } from '../../framework/validate.js';
 import type { NodeListReply } from './contract.js';
 import type { NodeImagesService } from './images.js';
-import { addNodeSchema, metricsQuery, warmImageSchema } from './schema.js';
+import { addNodeSchema, maintenanceSchema, metricsQuery, warmImageSchema } from './schema.js';
 import type { NodesService } from './service.js';
 
 export function nodeAdminRoutes(nodes: NodesService, images: NodeImagesService): Router<AppState> {
@@ -45,6 +45,19 @@ export function nodeAdminRoutes(nodes: NodesService, images: NodeImagesService):
     const body = parse(warmImageSchema, ctx.request.body);
     ctx.status = 202;
     ctx.body = await images.warm(idParam(ctx.params.id), body.image);
+  });
+
+  // 维护中: not offered in the market, running containers kept, their owners told.
+  router.post('/:id/maintenance', async (ctx) => {
+    const body = parse(maintenanceSchema, ctx.request.body ?? {});
+    ctx.body = await nodes.startMaintenance(idParam(ctx.params.id), {
+      until: body.until,
+      reason: body.reason,
+    });
+  });
+
+  router.delete('/:id/maintenance', async (ctx) => {
+    ctx.body = await nodes.endMaintenance(idParam(ctx.params.id));
   });
 
   router.delete('/:id', async (ctx) => {

@@ -41,3 +41,21 @@ export const metricsQuery = z.object({
 export const warmImageSchema = z.object({
   image: z.string({ required_error: '请选择镜像' }).trim().min(1, '请选择镜像').max(255, '镜像名称过长'),
 });
+
+/** POST /api/admin/nodes/{id}/maintenance: the end (a future time, optional) and the reason. */
+export const maintenanceSchema = z
+  .object({
+    until: z
+      .string({ invalid_type_error: '结束时间格式不正确' })
+      .datetime({ offset: true, message: '结束时间格式不正确' })
+      .nullish()
+      .transform((v) => (v ? new Date(v) : undefined))
+      .refine((d) => d === undefined || d.getTime() > Date.now(), '结束时间须晚于当前时间'),
+    reason: z
+      .string({ invalid_type_error: '维护原因格式不正确' })
+      .trim()
+      .max(200, '维护原因不能超过200个字符')
+      .nullish()
+      .transform((v) => v || undefined),
+  })
+  .default({});

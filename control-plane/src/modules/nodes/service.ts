@@ -4,6 +4,7 @@ import { AgentCallError } from '../../agents/agent-client.js';
 import type { AgentPool } from '../../agents/agent-pool.js';
 import { isUniqueViolation } from '../../framework/db-errors.js';
 import { AppError, conflict, notFound } from '../../framework/errors.js';
+import { agentFactsOf, agentVersionView, incompatibleReason } from '../fleet/agent-versions.js';
 import type { GpuMetricsReply, NodeReply } from './contract.js';
 import { gpuProbeErrorOf, gpuState, sellableGpus } from './gpus.js';
 import { HeartbeatBatcher, TickBatch } from './heartbeats.js';
@@ -26,6 +27,15 @@ export interface HeldGpu {
   container_id: string;
 }
 
+/** A container on a node that is not destroyed (the containers module's). */
+export interface ContainerOnNode {
+  id: string;
+  name: string;
+  user_id: number;
+  node_id: number;
+  status: string;
+}
+
 /** What the nodes module needs to know about containers (owned by the containers module). */
 export interface NodeUsage {
   /** The GPUs held on these nodes (by UUID), with the container holding each. */
@@ -33,6 +43,41 @@ export interface NodeUsage {
   activeContainerCount(nodeId: number): Promise<number>;
   /** Storage volumes kept on the node (they live in its directories). */
   volumeCount?(nodeId: number): Promise<number>;
+  /** The containers of these nodes that are not destroyed, oldest first. */
+  containersOn?(nodeIds: number[]): Promise<ContainerOnNode[]>;
+  /** The storage volumes kept on the node, oldest first. */
+  volumesOn?(nodeId: number): Promise<{ id: number; name: string }[]>;
+}
+
+/** Sends a notice to a user (站内信 / e-mail / SMS: the messages module, as billing's notices do). */
+export interface NodeNotices {
+  send(userId: number, subject: string, text: string): Promise<void>;
+}
+
+/**
+ * Container statuses in which GPUs a container still holds are 保留 (held): nothing of it runs,
+ * yet nobody else may rent them. The platform gives an hourly container's GPUs back when it stops
+ * (containers/service.ts releasesGpusWhenStopped), but a prepaid one (包日/周/月/年) keeps what
+ * was paid for until it is started again or destroyed; a container in error or not found on the
+ * node keeps its allocation too until it is settled. GPUs of the other live containers are 已用
+ * (used). The list is containers/status.ts HALTED (not imported: modules keep to their own code).
+ */
+const HOLDING_STATUSES = new Set(['stopped', 'error', 'failed', 'not_found']);
+
+/** A node's removal names at most this many of what keeps it (then 等 N 个). */
+const NAMED_AT_MOST = 10;
+
+function namedList(items: string[]): string {
+  const shown = items.slice(0, NAMED_AT_MOST).join('、');
+  return items.length > NAMED_AT_MOST ? `${shown} 等 ${items.length} 个` : shown;
+}
+
+/** 2026-12-01 08:00 (UTC), as billing's notices write times. */
+const fmtTime = (d: Date) => `${d.toISOString().replace('T', ' ').slice(0, 16)}（UTC）`;
+
+export interface MaintenanceParams {
+  until?: Date | undefined;
+  reason?: string | undefined;
 }
 
 /** A node as the admin console reads it (the shape lives in contract.ts). */
@@ -83,6 +128,7 @@ export function factsFromHostInfo(info: HostInfo__Output): {
     numa_node: typeof g.numaNode === 'number' ? g.numaNode : -1,
     nvlink_peers: [...(g.nvlinkPeers ?? [])],
   }));
+  const agent = agentFactsOf(info);
   const facts: NodeFacts = {
     host_info: { ...info, gpus: undefined } as unknown as Record<string, unknown>,
     docker_available: info.dockerAvailable,
@@ -92,8 +138,10 @@ export function factsFromHostInfo(info: HostInfo__Output): {
     gpu_total: gpus.length,
     port_range_start: info.portRangeStart || 20000,
     port_range_end: info.portRangeEnd || 29999,
-    // Unsafe is the agent's word on the host (the container toolkit), never one sick GPU.
-    status: info.unsafeReason ? 'unsafe' : 'online',
+    ...agent,
+    // An agent whose protocol is not spoken is kept offline (fleet/agent-versions.ts). Unsafe is
+    // the agent's word on the host (the container toolkit), never one sick GPU.
+    status: incompatibleReason(agent.agent_protocol) ? 'offline' : info.unsafeReason ? 'unsafe' : 'online',
   };
   if (!probeFailed) return { facts, gpus };
   const { gpu_model: _model, gpu_total: _total, ...rest } = facts;
@@ -112,20 +160,36 @@ export function publicHostOf(node: Pick<NodeRow, 'public_host' | 'address' | 'ho
  * host_info keys that change all the time without mattering at once (disk space): a refresh that
  * finds only these changed writes them with the node's next heartbeat, not on their own.
  */
-const VOLATILE_HOST_INFO = ['diskFreeBytes', 'diskTotalBytes'] as const;
+const VOLATILE_HOST_INFO = [
+  'diskFreeBytes',
+  'diskTotalBytes',
+  'imageDiskFreeBytes',
+  'imageDiskTotalBytes',
+  'volumeDiskFreeBytes',
+  'volumeDiskTotalBytes',
+] as const;
 
 export class NodesService {
   /** Heartbeats are written per tick, all nodes in one statement (see heartbeats.ts). */
   private readonly heartbeats: HeartbeatBatcher;
   /** GPU samples too: the fleet's agents sample together (they were connected together). */
   private readonly samples: TickBatch<{ nodeId: number; bucket: Date; gpus: GpuMetric[] }>;
+  /** Where the owners of a node's containers are told of its maintenance. */
+  private readonly notices: NodeNotices | undefined;
+  private readonly log: (message: string, err?: unknown) => void;
 
   constructor(
     private readonly repo: NodesRepository,
     private readonly agents: AgentPool,
     private readonly usage: NodeUsage,
-    options: { heartbeatTickMs?: number } = {},
+    options: {
+      heartbeatTickMs?: number;
+      notices?: NodeNotices;
+      log?: (message: string, err?: unknown) => void;
+    } = {},
   ) {
+    this.notices = options.notices;
+    this.log = options.log ?? (() => undefined);
     this.heartbeats = new HeartbeatBatcher(
       async (writes) => void (await this.repo.writeHeartbeats(writes)),
       options.heartbeatTickMs,
@@ -231,6 +295,27 @@ export class NodesService {
     return this.repo.list();
   }
 
+  /**
+   * Registers a node that joined with a token (the fleet module's join), in its transaction: the
+   * node is dialled with the platform's mutual TLS, offline until its agent answers.
+   */
+  insertJoined(
+    params: { name: string; address: string; token: string; region: string; publicHost: string | null },
+    trx: Knex.Transaction,
+  ): Promise<NodeRow> {
+    return this.repo.insertJoined(
+      {
+        name: params.name,
+        address: params.address,
+        token: params.token,
+        region: params.region,
+        public_host: params.publicHost,
+        tls: 'platform',
+      },
+      trx,
+    );
+  }
+
   async require(id: number): Promise<NodeRow> {
     const row = await this.find(id);
     if (!row) throw notFound('节点不存在');
@@ -261,15 +346,107 @@ export class NodesService {
     return this.view(await this.require(id));
   }
 
+  /** Removes the node; refused (409) while containers or volumes are on it, naming them. */
+  /** Upgrade bookkeeping for fleet/upgrade.ts (see NodesRepository). */
+  claimUpgrade(nodeId: number, build: string, staleBefore: Date): Promise<boolean> {
+    return this.repo.claimUpgrade(nodeId, build, staleBefore);
+  }
+
+  settleUpgrade(nodeId: number, build: string): Promise<boolean> {
+    return this.repo.settleUpgrade(nodeId, build);
+  }
+
+  expireUpgrades(staleBefore: Date, error: string): Promise<number[]> {
+    return this.repo.expireUpgrades(staleBefore, error);
+  }
+
+  recordUpgradeFailure(nodeId: number, error: string): Promise<void> {
+    return this.repo.recordUpgradeFailure(nodeId, error);
+  }
+
   async remove(id: number): Promise<void> {
     await this.require(id);
     if ((await this.usage.activeContainerCount(id)) > 0) {
-      throw conflict('节点上仍有容器，请先销毁容器', 'NODE_IN_USE');
+      const on = (await this.usage.containersOn?.([id])) ?? [];
+      const named = on.map((c) => `${c.name}（${c.id}）`);
+      throw conflict(
+        named.length > 0
+          ? `节点上仍有 ${named.length} 个容器：${namedList(named)}，请先销毁容器`
+          : '节点上仍有容器，请先销毁容器',
+        'NODE_IN_USE',
+      );
     }
     if (((await this.usage.volumeCount?.(id)) ?? 0) > 0) {
-      throw conflict('节点上仍有用户的存储卷，请先删除存储卷', 'NODE_HAS_VOLUMES');
+      const volumes = (await this.usage.volumesOn?.(id)) ?? [];
+      const named = volumes.map((v) => `${v.name}（${v.id}）`);
+      throw conflict(
+        named.length > 0
+          ? `节点上仍有 ${named.length} 个用户的存储卷：${namedList(named)}，请先删除存储卷`
+          : '节点上仍有用户的存储卷，请先删除存储卷',
+        'NODE_HAS_VOLUMES',
+      );
     }
     await this.repo.delete(id);
+  }
+
+  /**
+   * 维护中: the node's products leave the market (every replica's, through the market_changed
+   * trigger), no new container is placed there, running ones keep running and being billed.
+   * The owners of its containers are told (the end date, or 另行通知). Called again, it changes
+   * the end and reason (and tells them again).
+   */
+  async startMaintenance(id: number, params: MaintenanceParams): Promise<NodeView> {
+    const done = await this.repo.startMaintenance(id, params.until ?? null, params.reason ?? null);
+    if (!done) throw notFound('节点不存在');
+    const { row } = done;
+    const until = row.maintenance_until ? `预计于 ${fmtTime(row.maintenance_until)}结束` : '结束时间另行通知';
+    const reason = row.maintenance_reason ? `，原因：${row.maintenance_reason}` : '';
+    await this.tellOwners(
+      row,
+      '节点维护通知',
+      (names) =>
+        `您的${names}所在的${row.region}节点自 ${fmtTime(row.maintenance_since as Date)}起进入维护${reason}，${until}。维护期间容器继续运行并照常计费，该节点暂停售卖新实例。`,
+    );
+    return this.view(row);
+  }
+
+  /** Ends the node's maintenance: offered in the market again; the owners are told. */
+  async endMaintenance(id: number): Promise<NodeView> {
+    const row = await this.require(id);
+    if (await this.repo.endMaintenance(id)) {
+      await this.tellOwners(
+        row,
+        '节点维护结束',
+        (names) => `您的${names}所在的${row.region}节点已于 ${fmtTime(new Date())}结束维护，恢复正常服务。`,
+      );
+    }
+    return this.getView(id);
+  }
+
+  /** One notice per owner of the node's containers (not destroyed, not failed), naming theirs. */
+  private async tellOwners(node: NodeRow, subject: string, text: (names: string) => string): Promise<void> {
+    if (!this.notices) return;
+    const containers = ((await this.usage.containersOn?.([node.id])) ?? []).filter(
+      (c) => c.status !== 'failed',
+    );
+    const byOwner = new Map<number, ContainerOnNode[]>();
+    for (const c of containers) byOwner.set(c.user_id, [...(byOwner.get(c.user_id) ?? []), c]);
+    for (const [userId, own] of byOwner) {
+      const names = `容器 ${own.map((c) => `${c.name}（${c.id}）`).join('、')}`;
+      await this.notices
+        .send(userId, subject, text(names))
+        .catch((err) => this.log(`maintenance notice to user ${userId} not sent`, err));
+    }
+  }
+
+  /** The node monitor's last failed call to the node (shown in 节点 until one succeeds). */
+  recordError(nodeId: number, error: string): Promise<void> {
+    return this.repo.setLastError(nodeId, error.slice(0, 500), new Date());
+  }
+
+  /** A call to the node succeeded: its last error goes (nothing written when there is none). */
+  clearError(nodeId: number): Promise<void> {
+    return this.repo.clearLastError(nodeId);
   }
 
   /** Every GPU row of the node (missing ones too), lowest index first. */
@@ -413,11 +590,28 @@ export class NodesService {
   }
 
   private async view(row: NodeRow): Promise<NodeView> {
-    const [gpus, held] = await Promise.all([this.repo.gpus(row.id), this.usage.heldGpus([row.id])]);
+    const [gpus, held, containers] = await Promise.all([
+      this.repo.gpus(row.id),
+      this.usage.heldGpus([row.id]),
+      this.usage.containersOn?.([row.id]) ?? Promise.resolve([]),
+    ]);
     const holder = new Map(held.map((h) => [h.gpu_uuid, h.container_id]));
     const info = (row.host_info ?? {}) as Record<string, unknown>;
     const text = (key: string) => (typeof info[key] === 'string' ? (info[key] as string) : '');
+    /** A byte count the agent reported (uint64 as text); null when it did not (older agents: 0). */
+    const bytes = (key: string) => {
+      const n = Number(info[key] ?? 0);
+      return Number.isFinite(n) && n > 0 ? n : null;
+    };
     const devicePath = text('gpuDevicePath');
+    // Held (保留): GPUs kept by halted containers (HOLDING_STATUSES); used: by the others.
+    const statusOf = new Map(containers.map((c) => [c.id, c.status]));
+    let heldByHalted = 0;
+    for (const containerId of holder.values()) {
+      if (HOLDING_STATUSES.has(statusOf.get(containerId) ?? '')) heldByHalted++;
+    }
+    const free = sellableGpus(row, gpus, new Set(holder.keys())).length;
+    const unsafeReason = text('unsafeReason');
     return {
       id: row.id,
       name: row.name,
@@ -448,7 +642,7 @@ export class NodesService {
       gpu_model: row.gpu_model,
       gpu_total: row.gpu_total,
       gpu_allocated: holder.size,
-      gpu_free: sellableGpus(row, gpus, new Set(holder.keys())).length,
+      gpu_free: free,
       gpus: gpus.map((g) => ({
         uuid: g.uuid,
         index: g.gpu_index,
@@ -466,6 +660,32 @@ export class NodesService {
       })),
       unknown_containers: row.unknown_containers ?? [],
       reconciled_at: row.reconciled_at ? row.reconciled_at.toISOString() : null,
+      heartbeat_age_ms: row.last_heartbeat_at
+        ? Math.max(0, Date.now() - new Date(row.last_heartbeat_at).getTime())
+        : null,
+      gpu_usage: {
+        free,
+        used: holder.size - heldByHalted,
+        held: heldByHalted,
+        total: gpus.filter((g) => !g.missing_since).length,
+      },
+      toolkit_unsafe: unsafeReason !== '',
+      toolkit_unsafe_reason: unsafeReason,
+      // The image disk: what the agent reports of Docker's data root, else its last image listing.
+      image_disk_free_bytes: bytes('imageDiskFreeBytes') ?? row.image_disk_free_bytes ?? null,
+      image_disk_total_bytes: bytes('imageDiskTotalBytes') ?? row.image_disk_total_bytes ?? null,
+      volume_disk_free_bytes: bytes('volumeDiskFreeBytes'),
+      volume_disk_total_bytes: bytes('volumeDiskTotalBytes'),
+      last_error: row.last_error ?? null,
+      last_error_at: row.last_error_at ? new Date(row.last_error_at).toISOString() : null,
+      maintenance: row.maintenance_since
+        ? {
+            since: new Date(row.maintenance_since).toISOString(),
+            until: row.maintenance_until ? new Date(row.maintenance_until).toISOString() : null,
+            reason: row.maintenance_reason ?? null,
+          }
+        : null,
+      ...agentVersionView(row),
     };
   }
 }

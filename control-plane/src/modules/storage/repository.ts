@@ -87,4 +87,13 @@ export class VolumesRepository {
   countOnNode(nodeId: number): Promise<number> {
     return VolumeModel.query(this.knex).where({ node_id: nodeId }).resultSize();
   }
+
+  /** The volumes kept on the node, oldest first (named when the node's removal is refused). */
+  async onNode(nodeId: number): Promise<{ id: number; name: string }[]> {
+    const rows = await VolumeModel.query(this.knex)
+      .where({ node_id: nodeId })
+      .select('id', 'name')
+      .orderBy('id');
+    return rows.map((r) => ({ id: r.id, name: r.name }));
+  }
 }
