@@ -1,12 +1,20 @@
+import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
 import {
+  agentVersionLabel,
   cleanNewNode,
+  diskFreeLabel,
+  diskLow,
   gpuDevicePathLabel,
   gpuFreeSummary,
   gpuSummary,
+  heartbeatAgeLabel,
+  MSG_MAINTENANCE_UNTIL_PAST,
   MSG_NODE_ADDRESS,
+  maintenanceLabel,
   nodeStatusDisplay,
   nvlinkPeerLabels,
+  validateMaintenanceUntil,
   validateNodeAddress,
 } from './node-rules';
 import { aNodeGpu } from './test-fixtures';
@@ -63,5 +71,49 @@ describe('new node form', () => {
       token: 't',
       region: '华东',
     });
+  });
+});
+
+describe('health at a glance', () => {
+  it('says how long ago the heartbeat came', () => {
+    expect(heartbeatAgeLabel(null)).toBe('无心跳');
+    expect(heartbeatAgeLabel(999)).toBe('0 秒前');
+    expect(heartbeatAgeLabel(59_999)).toBe('59 秒前');
+    expect(heartbeatAgeLabel(60_000)).toBe('1 分钟前');
+    expect(heartbeatAgeLabel(3 * 3600_000)).toBe('3 小时前');
+    expect(heartbeatAgeLabel(3 * 24 * 3600_000)).toBe('3 天前');
+  });
+
+  it('shows disk free of total, and flags a nearly full one', () => {
+    const GB = 1024 ** 3;
+    expect(diskFreeLabel(null, 100 * GB)).toBe('未知');
+    expect(diskFreeLabel(120 * GB, 500 * GB)).toBe('可用 120 GB / 500 GB');
+    expect(diskLow(120 * GB, 500 * GB)).toBe(false);
+    expect(diskLow(40 * GB, 500 * GB)).toBe(true);
+    expect(diskLow(5 * GB, 20 * GB)).toBe(true);
+    expect(diskLow(null, null)).toBe(false);
+  });
+
+  it('names the agent version with its build', () => {
+    expect(agentVersionLabel({ agent_version: null, agent_build: null })).toBe('未知');
+    expect(agentVersionLabel({ agent_version: '0.1.0', agent_build: 'source' })).toBe('0.1.0（source）');
+  });
+});
+
+describe('维护', () => {
+  it('takes no end or a future one', () => {
+    const now = dayjs('2026-11-25T10:00:00Z');
+    expect(validateMaintenanceUntil(null, now)).toBeNull();
+    expect(validateMaintenanceUntil(now.add(1, 'hour'), now)).toBeNull();
+    expect(validateMaintenanceUntil(now.subtract(1, 'minute'), now)).toBe(MSG_MAINTENANCE_UNTIL_PAST);
+  });
+
+  it('describes the maintenance with its end and reason', () => {
+    expect(maintenanceLabel({ since: '2026-11-25T10:00:00Z', until: null, reason: null })).toBe(
+      '结束时间另行通知',
+    );
+    expect(
+      maintenanceLabel({ since: '2026-11-25T10:00:00Z', until: '2026-11-26T10:00:00Z', reason: '更换电源' }),
+    ).toMatch(/^预计 2026-11-26 \d\d:00 结束；原因：更换电源$/);
   });
 });

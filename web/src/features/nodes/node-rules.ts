@@ -1,4 +1,6 @@
 import type { GpuNode, NewNode, NodeGpu } from '@gpucloud/control-plane/api';
+import dayjs, { type Dayjs } from 'dayjs';
+import { formatBytes } from '../../lib/format';
 
 export interface NodeStatusDisplay {
   label: string;
@@ -63,4 +65,68 @@ export function cleanNewNode(values: NewNode): NewNode {
     region: values.region.trim(),
     ...(publicHost ? { public_host: publicHost } : {}),
   };
+}
+
+/** 3 秒前 / 2 分钟前 / 1 小时前: how long ago the node's last heartbeat came; 无心跳 before the first. */
+export function heartbeatAgeLabel(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined) return '无心跳';
+  const seconds = Math.floor(ms / 1000);
+  if (seconds < 60) return `${seconds} 秒前`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} 分钟前`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours} 小时前`;
+  return `${Math.floor(hours / 24)} 天前`;
+}
+
+/** A heartbeat older than this is shown as late (the node monitor marks a node offline after 30 s). */
+export const HEARTBEAT_LATE_MS = 30_000;
+
+/** "空闲 6 · 已用 1 · 保留 1": the node's GPUs at a glance (保留: kept by a stopped prepaid container). */
+export function gpuUsageLabel(usage: GpuNode['gpu_usage']): string {
+  return `空闲 ${usage.free} · 已用 ${usage.used} · 保留 ${usage.held}`;
+}
+
+/** "可用 120 GB / 500 GB"; 未知 when the agent did not report the disk. */
+export function diskFreeLabel(free: number | null, total: number | null): string {
+  if (free === null || total === null) return '未知';
+  return `可用 ${formatBytes(free)} / ${formatBytes(total)}`;
+}
+
+/** Below 10% free (or 10 GiB), a disk is shown as nearly full. */
+export function diskLow(free: number | null, total: number | null): boolean {
+  if (free === null || total === null || total <= 0) return false;
+  return free / total < 0.1 || free < 10 * 1024 ** 3;
+}
+
+/** "维护中，预计 2026-12-01 08:00 结束" / "维护中，结束时间另行通知", with the reason. */
+export function maintenanceLabel(maintenance: NonNullable<GpuNode['maintenance']>): string {
+  const until = maintenance.until
+    ? `预计 ${dayjs(maintenance.until).format('YYYY-MM-DD HH:mm')} 结束`
+    : '结束时间另行通知';
+  return maintenance.reason ? `${until}；原因：${maintenance.reason}` : until;
+}
+
+export const MSG_MAINTENANCE_UNTIL_PAST = '结束时间须晚于当前时间';
+
+/** The maintenance end a form chose: null (none) or a future time; else why not. */
+export function validateMaintenanceUntil(until: Dayjs | null | undefined, now = dayjs()): string | null {
+  if (!until) return null;
+  return until.isAfter(now) ? null : MSG_MAINTENANCE_UNTIL_PAST;
+}
+
+/** The agent's version as 1.2.3 (build abc123def456), or 未知. */
+export function agentVersionLabel(node: Pick<GpuNode, 'agent_version' | 'agent_build'>): string {
+  if (!node.agent_version) return '未知';
+  return node.agent_build ? `${node.agent_version}（${node.agent_build}）` : node.agent_version;
+}
+
+const JOIN_TOKEN_STATUS: Record<string, NodeStatusDisplay> = {
+  pending: { label: '待使用', color: 'success' },
+  used: { label: '已使用', color: 'default' },
+  expired: { label: '已过期', color: 'default' },
+};
+
+export function joinTokenStatusDisplay(status: string): NodeStatusDisplay {
+  return JOIN_TOKEN_STATUS[status] ?? { label: status || '未知', color: 'default' };
 }

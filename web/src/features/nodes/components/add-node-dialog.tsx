@@ -1,12 +1,40 @@
 import type { NewNode } from '@gpucloud/control-plane/api';
-import { App, Form, Input } from 'antd';
-import { FormDialog } from '../../../components/form-dialog';
+import { App, Button, Form, Input, Modal, Space, Tabs } from 'antd';
 import { withDetail } from '../../../lib/api-client';
 import { ruleFrom } from '../../../lib/form-rules';
 import { useCreateNode } from '../api/node-commands';
 import { cleanNewNode, validateNodeAddress } from '../node-rules';
+import { JoinTokenPanel } from './join-token-panel';
 
+/**
+ * 添加节点: 一键加入 makes a one-time join token and the command to paste on the host (the
+ * agent joins with mutual TLS, its token made by the control plane); 手动添加 registers an agent
+ * already running, by its address and token.
+ */
 export function AddNodeDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  return (
+    <Modal
+      open={open}
+      title="添加节点"
+      width={760}
+      footer={null}
+      onCancel={onClose}
+      maskClosable={false}
+      destroyOnHidden
+    >
+      <Tabs
+        defaultActiveKey="join"
+        items={[
+          { key: 'join', label: '一键加入', children: <JoinTokenPanel /> },
+          { key: 'manual', label: '手动添加', children: <ManualAddForm onDone={onClose} /> },
+        ]}
+      />
+    </Modal>
+  );
+}
+
+/** 手动添加: an agent already running on the host, by its gRPC address and token. */
+function ManualAddForm({ onDone }: { onDone: () => void }) {
   const { message } = App.useApp();
   const [form] = Form.useForm<NewNode>();
   const create = useCreateNode();
@@ -16,7 +44,7 @@ export function AddNodeDialog({ open, onClose }: { open: boolean; onClose: () =>
       onSuccess: (node) => {
         message.success(`节点 ${node.name} 已添加`);
         form.resetFields();
-        onClose();
+        onDone();
       },
       onError: (error) => {
         message.error(withDetail('添加节点失败', error));
@@ -24,16 +52,7 @@ export function AddNodeDialog({ open, onClose }: { open: boolean; onClose: () =>
     });
 
   return (
-    <FormDialog<NewNode>
-      open={open}
-      title="添加节点"
-      okText="添加"
-      form={form}
-      name="add-node"
-      saving={create.isPending}
-      onClose={onClose}
-      onFinish={submit}
-    >
+    <Form<NewNode> form={form} name="add-node" layout="vertical" onFinish={submit}>
       <Form.Item
         label="名称"
         name="name"
@@ -70,6 +89,12 @@ export function AddNodeDialog({ open, onClose }: { open: boolean; onClose: () =>
       >
         <Input placeholder="gpu1.example.com" />
       </Form.Item>
-    </FormDialog>
+      <Space style={{ width: '100%', justifyContent: 'flex-end' }}>
+        <Button onClick={onDone}>取消</Button>
+        <Button type="primary" htmlType="submit" loading={create.isPending}>
+          添加
+        </Button>
+      </Space>
+    </Form>
   );
 }

@@ -30,6 +30,7 @@ const cdiNode: GpuNode = aNode({
   gpu_total: 6,
   gpu_allocated: 1,
   gpu_free: 1,
+  gpu_usage: { free: 1, used: 1, held: 0, total: 6 },
   gpus: [g0, g1, g2, g3, g4, g5],
 });
 
@@ -81,8 +82,8 @@ beforeEach(() => {
 describe('admin node detail: GPU truth', { timeout: 60_000 }, () => {
   it('shows the CDI path, the toolkit parts, the warnings, and each GPU by UUID with its state', async () => {
     const row = await openDetail(cdiNode);
-    // The list: free of total.
-    expect(within(row).getByText('可用 1 / 6')).toBeTruthy();
+    // The list: free, used and held at a glance.
+    expect(within(row).getByText('空闲 1 · 已用 1 · 保留 0')).toBeTruthy();
 
     const runtime = await screen.findByTestId('node-gpu-runtime');
     expect(within(runtime).getByText('CDI')).toBeTruthy();

@@ -5,7 +5,13 @@ import type { GpuMetricKind } from '../../../components/gpu-chart/gpu-metrics';
 import { LazyGpuChart } from '../../../components/gpu-chart/lazy-gpu-chart';
 import { formatDateTime } from '../../../lib/format';
 import { useNode, useNodeMetrics } from '../api/get-node';
-import { gpuDevicePathLabel, gpuFreeSummary, nodeStatusDisplay } from '../node-rules';
+import {
+  agentVersionLabel,
+  gpuDevicePathLabel,
+  gpuFreeSummary,
+  maintenanceLabel,
+  nodeStatusDisplay,
+} from '../node-rules';
 import { NodeGpuTable, UnknownContainersTable } from './node-detail-tables';
 import { NodeImagesSection } from './node-images';
 
@@ -34,6 +40,26 @@ function HostFacts({ node }: { node: GpuNode }) {
           ? `${node.gpu_model || 'GPU'} × ${node.gpu_total}（${gpuFreeSummary(node)}）`
           : '无 GPU'}
       </Descriptions.Item>
+      <Descriptions.Item label="节点代理" span={2}>
+        {agentVersionLabel(node)}
+        {node.agent_outdated ? (
+          <Tag color="warning" style={{ marginLeft: 8 }}>
+            需升级
+          </Tag>
+        ) : null}
+      </Descriptions.Item>
+      {node.maintenance ? (
+        <Descriptions.Item label="维护" span={2}>
+          <Tag color="warning">维护中</Tag>
+          {maintenanceLabel(node.maintenance)}
+        </Descriptions.Item>
+      ) : null}
+      {node.last_error ? (
+        <Descriptions.Item label="最近错误" span={2}>
+          <Typography.Text type="danger">{node.last_error}</Typography.Text>（
+          {formatDateTime(node.last_error_at)}）
+        </Descriptions.Item>
+      ) : null}
       {node.unsafe_reason ? (
         <Descriptions.Item label="安全检查" span={2}>
           <Typography.Text type="danger">{node.unsafe_reason}</Typography.Text>

@@ -8,6 +8,13 @@ import { aNode } from '../test-fixtures';
 
 const node: GpuNode = aNode();
 
+/** 添加节点 → 手动添加's form (the 一键加入 tab has a 地区 field too). */
+function manualForm(): HTMLElement {
+  const form = document.querySelector<HTMLElement>('form#add-node');
+  if (!form) throw new Error('no manual add form');
+  return form;
+}
+
 beforeEach(() => {
   setSession('tok', { username: 'root', nickname: '', isAdmin: true });
 });
@@ -21,19 +28,21 @@ describe('admin nodes', () => {
     renderRoutes(routes, '/admin/nodes');
     const row = await screen.findByTestId('node-row-7');
     expect(within(row).getByText('离线')).toBeTruthy();
-    expect(within(row).getByText('可用')).toBeTruthy();
+    expect(within(row).getByText('无心跳')).toBeTruthy();
 
     fireEvent.click(getButton(document.body, '添加节点'));
+    fireEvent.click(await screen.findByText('手动添加'));
     const dialog = await screen.findByText('公网地址');
     expect(dialog).toBeTruthy();
-    fireEvent.change(screen.getByLabelText('名称'), { target: { value: 'gpu-b' } });
-    fireEvent.change(screen.getByLabelText('gRPC 地址'), { target: { value: 'no-port' } });
-    fireEvent.change(screen.getByLabelText('令牌'), { target: { value: 'secret-token' } });
-    fireEvent.change(screen.getByLabelText('地区'), { target: { value: '华北一区' } });
+    const form = manualForm();
+    fireEvent.change(within(form).getByLabelText('名称'), { target: { value: 'gpu-b' } });
+    fireEvent.change(within(form).getByLabelText('gRPC 地址'), { target: { value: 'no-port' } });
+    fireEvent.change(within(form).getByLabelText('令牌'), { target: { value: 'secret-token' } });
+    fireEvent.change(within(form).getByLabelText('地区'), { target: { value: '华北一区' } });
     fireEvent.click(getButton(document.body, '添加'));
     expect(await screen.findByText('请输入正确的 gRPC 地址，格式为 host:port')).toBeTruthy();
 
-    fireEvent.change(screen.getByLabelText('gRPC 地址'), { target: { value: '10.0.0.2:50051' } });
+    fireEvent.change(within(form).getByLabelText('gRPC 地址'), { target: { value: '10.0.0.2:50051' } });
     fireEvent.click(getButton(document.body, '添加'));
     await waitFor(() => expect(requests.some((r) => r.method === 'POST')).toBe(true));
     expect(requests.find((r) => r.method === 'POST')?.body).toEqual({
@@ -55,11 +64,13 @@ describe('admin nodes', () => {
     });
     renderRoutes(routes, '/admin/nodes');
     fireEvent.click(await waitForButton(document.body, '添加节点'));
+    fireEvent.click(await screen.findByText('手动添加'));
     await screen.findByText('公网地址');
-    fireEvent.change(screen.getByLabelText('名称'), { target: { value: 'gpu-b' } });
-    fireEvent.change(screen.getByLabelText('gRPC 地址'), { target: { value: '10.0.0.2:50051' } });
-    fireEvent.change(screen.getByLabelText('令牌'), { target: { value: 't' } });
-    fireEvent.change(screen.getByLabelText('地区'), { target: { value: '华北一区' } });
+    const form = manualForm();
+    fireEvent.change(within(form).getByLabelText('名称'), { target: { value: 'gpu-b' } });
+    fireEvent.change(within(form).getByLabelText('gRPC 地址'), { target: { value: '10.0.0.2:50051' } });
+    fireEvent.change(within(form).getByLabelText('令牌'), { target: { value: 't' } });
+    fireEvent.change(within(form).getByLabelText('地区'), { target: { value: '华北一区' } });
     fireEvent.click(getButton(document.body, '添加'));
     expect(await screen.findByText('添加节点失败：无法连接节点')).toBeTruthy();
   });

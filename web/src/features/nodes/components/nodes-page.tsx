@@ -1,10 +1,12 @@
 import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import type { GpuNode } from '@gpucloud/control-plane/api';
 import { Alert, Button, Space } from 'antd';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { PageHeader } from '../../../components/page-header';
 import { errorDetail } from '../../../lib/api-client';
 import { useNodes } from '../api/get-nodes';
 import { AddNodeDialog } from './add-node-dialog';
+import { MaintenanceDialog } from './maintenance-dialog';
 import { NodeDetailDrawer } from './node-detail-drawer';
 import { NodeTable } from './node-table';
 
@@ -12,6 +14,8 @@ export function NodesPage() {
   const nodes = useNodes();
   const [adding, setAdding] = useState(false);
   const [detailOf, setDetailOf] = useState<number | string | undefined>(undefined);
+  const [maintaining, setMaintaining] = useState<GpuNode | undefined>(undefined);
+  const showDetail = useCallback((node: GpuNode) => setDetailOf(node.id), []);
   return (
     <div>
       <PageHeader
@@ -40,8 +44,10 @@ export function NodesPage() {
         nodes={nodes.data?.items ?? []}
         total={nodes.data?.total ?? 0}
         loading={nodes.isPending}
-        onShowDetail={(node) => setDetailOf(node.id)}
+        onShowDetail={showDetail}
+        onMaintain={setMaintaining}
       />
+      <MaintenanceDialog node={maintaining} onClose={() => setMaintaining(undefined)} />
       <NodeDetailDrawer nodeId={detailOf} onClose={() => setDetailOf(undefined)} />
       <AddNodeDialog open={adding} onClose={() => setAdding(false)} />
     </div>
