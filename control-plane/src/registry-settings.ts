@@ -3,7 +3,7 @@
 // a cloud registry), or none (the images features then answer 503 镜像仓库未配置).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { platformDataDir } from './data-dir.js';
 
 export const DEFAULT_REGISTRY_BINARY = '/usr/bin/docker-registry';
 export const DEFAULT_REGISTRY_PORT = 5000;
@@ -20,11 +20,8 @@ export interface RegistryConfig {
   registry?: RegistrySettings | undefined;
 }
 
-/** npm start's data folder (scripts/lib/setup.mjs): GPUCLOUD_DATA_DIR, else .data at the repository root. */
 function defaultDataDir(env: NodeJS.ProcessEnv): string {
-  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-  const base = env.GPUCLOUD_DATA_DIR ? path.resolve(env.GPUCLOUD_DATA_DIR) : path.join(root, '.data');
-  return path.join(base, 'registry');
+  return path.join(platformDataDir(env), 'registry');
 }
 
 function externalUrl(value: string): string {

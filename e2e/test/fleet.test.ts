@@ -3,7 +3,7 @@
 // Restart=always), joined with a join token; a user rents a container on it and keeps an SSH
 // session open while the admin upgrades the node. The session keeps working, the node comes back
 // with the new version, and Docker never restarted the container.
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -104,8 +104,8 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-describe('升级 of a joined node', () => {
-  it('moves the agent to the control plane’s version while an SSH session and the container keep running', async () => {
+describe('a GPU host joined with a token', () => {
+  it('is a mutual-TLS node (its token spent, an expired one refused), is upgraded and drained while an SSH session and the container keep running', async () => {
     const admin = new ApiClient(platform.url);
     await admin.login(ADMIN.username, ADMIN.password);
 
@@ -152,6 +152,57 @@ describe('升级 of a joined node', () => {
     );
     const nodeId = Number(/node_id=(\d+)/.exec(joined)?.[1]);
     expect(nodeId).toBeGreaterThan(0);
+    // The node talks mutual TLS from the platform's CA; the token is spent.
+    expect((await platform.cp.services.nodes.require(nodeId)).tls).toBe('platform');
+    const csr = execFileSync(
+      'openssl',
+      [
+        'req',
+        '-new',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:P-256',
+        '-nodes',
+        '-keyout',
+        '/dev/null',
+        '-subj',
+        '/CN=again',
+      ],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, RANDFILE: '/dev/null' },
+        stdio: ['ignore', 'pipe', 'ignore'],
+      },
+    ).replace(/^[\s\S]*?(-----BEGIN CERTIFICATE REQUEST-----)/, '$1');
+    const reuse = await new ApiClient(platform.url).request<{ detail: string }>('POST', '/api/agent/join', {
+      token: made.body.token,
+      csr_pem: csr,
+      node_name: 'again',
+      public_host: '127.0.0.1',
+      grpc_port: grpcPort + 1,
+    });
+    expect(reuse.status).toBe(401);
+    expect(reuse.body.detail).toBe('加入令牌无效或已过期');
+    // An expired token (its hour has passed) is refused the same way, and creates nothing.
+    const late = await admin.request<{ token: string }>('POST', '/api/admin/nodes/join-tokens', {
+      region: '测试区',
+    });
+    await platform.cp
+      .knex('node_join_tokens')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .update({ expires_at: new Date(Date.now() - 1000) });
+    const nodesBefore = (await admin.request<{ total: number }>('GET', '/api/admin/nodes')).body.total;
+    const expired = await new ApiClient(platform.url).request<{ detail: string }>('POST', '/api/agent/join', {
+      token: late.body.token,
+      csr_pem: csr,
+      node_name: 'late',
+      public_host: '127.0.0.1',
+      grpc_port: grpcPort + 2,
+    });
+    expect(expired.status).toBe(401);
+    expect((await admin.request<{ total: number }>('GET', '/api/admin/nodes')).body.total).toBe(nodesBefore);
     // systemd's EnvironmentFile: the node token the join wrote.
     const env: NodeJS.ProcessEnv = { ...process.env };
     for (const line of readFileSync(path.join(etc, 'agent.env'), 'utf8').split('\n')) {
@@ -271,6 +322,41 @@ describe('升级 of a joined node', () => {
       const again = await admin.request<{ detail: string }>('POST', `/api/admin/nodes/${nodeId}/upgrade`);
       expect(again.status).toBe(409);
       expect(again.body.detail).toBe('节点代理已是最新版本');
+
+      // 维护: the product leaves the market, a purchase is refused, the running container stays.
+      const offered = async () =>
+        (await user.request<{ items: { id: number }[] }>('GET', '/api/cloud-products')).body.items.some(
+          (p) => p.id === product.id,
+        );
+      expect(await offered()).toBe(true);
+      const drained = await admin.request('POST', `/api/admin/nodes/${nodeId}/maintenance`, {
+        until: new Date(Date.now() + 86_400_000).toISOString(),
+        reason: '更换电源',
+      });
+      expect(drained.status, JSON.stringify(drained.body)).toBeLessThan(300);
+      expect(await offered()).toBe(false);
+      const refused = await user.request<{ detail: string }>(
+        'POST',
+        `/api/cloud-products/${product.id}/purchase`,
+        {
+          instanceName: 'during-maintenance',
+          gpuCount: 1,
+          framework: baseFramework.id,
+          frameworkVersion: versions.body[0]?.id,
+          agreeTerms: true,
+          billing_type: 'hourly',
+          duration: 1,
+          total_price: Math.round(product.price * 100) / 100,
+        },
+      );
+      expect(refused.status).toBe(409);
+      expect(refused.body.detail).toBe('节点维护中，暂不可购买');
+      expect(await session.run('echo still-here')).toContain('still-here');
+      expect((await dockerContainer.inspect()).State.StartedAt).toBe(startedAt);
+      expect((await admin.request('DELETE', `/api/admin/nodes/${nodeId}/maintenance`)).status).toBeLessThan(
+        300,
+      );
+      expect(await offered()).toBe(true);
     } finally {
       session.close();
     }

@@ -28,6 +28,7 @@ import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { createGzip } from 'node:zlib';
 import { AGENT_PROTOCOL_VERSION, protoPath } from '@gpucloud/proto';
+import { platformDataDir } from '../../data-dir.js';
 
 export interface AgentBundle {
   /** Absolute path of the .tar.gz. */
@@ -240,20 +241,15 @@ export async function buildAgentBundle(options: BuildOptions): Promise<AgentBund
   }
 }
 
-/** npm start's data folder: GPUCLOUD_DATA_DIR, else .data at the repository root. */
-function dataDir(env: NodeJS.ProcessEnv): string {
-  return env.GPUCLOUD_DATA_DIR ? path.resolve(env.GPUCLOUD_DATA_DIR) : path.join(REPO_ROOT, '.data');
-}
-
 /** Where this control plane keeps its bundle, and which toolbox it ships. */
 export function bundleSettings(env: NodeJS.ProcessEnv = process.env): { outDir: string; toolboxDir: string } {
   return {
     outDir: env.AGENT_BUNDLE_DIR
       ? path.resolve(env.AGENT_BUNDLE_DIR)
-      : path.join(dataDir(env), 'agent-bundle'),
+      : path.join(platformDataDir(env), 'agent-bundle'),
     toolboxDir: env.AGENT_TOOLBOX_DIR
       ? path.resolve(env.AGENT_TOOLBOX_DIR)
-      : path.join(dataDir(env), 'toolbox'),
+      : path.join(platformDataDir(env), 'toolbox'),
   };
 }
 
