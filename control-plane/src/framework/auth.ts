@@ -10,7 +10,7 @@ export interface AuthUser {
 
 export interface AppState {
   user?: AuthUser;
-  /** How the user was authenticated (X-API-Key only on /api/mcp/*). */
+  /** How the user was authenticated (X-API-Key only where acceptsApiKey). */
   via?: 'session' | 'api_key';
 }
 
@@ -38,11 +38,27 @@ export interface ApiKeyAuthenticator {
   authenticate(key: string): Promise<AuthUser | undefined>;
 }
 
-/** Paths where an `X-API-Key` header stands in for a session (the MCP endpoints). */
-export const API_KEY_PREFIX = '/api/mcp/';
+/**
+ * Paths where an `X-API-Key` header stands in for a session: the MCP endpoints and the public API a
+ * script needs (containers, the market and purchases, images, the balance). Account settings, API
+ * keys themselves, payments and every admin route keep asking for a signed-in session.
+ */
+const API_KEY_PATHS = [
+  /^\/api\/mcp\//,
+  /^\/api\/containers(?:\/|$)/,
+  /^\/api\/cloud-products(?:\/|$)/,
+  /^\/api\/images(?:\/|$)/,
+  /^\/api\/frameworks(?:\/|$)/,
+  /^\/api\/billing\/balance$/,
+];
+
+/** Whether an `X-API-Key` is accepted on this path (see API_KEY_PATHS). */
+export function acceptsApiKey(path: string): boolean {
+  return API_KEY_PATHS.some((pattern) => pattern.test(path));
+}
 
 /**
- * Sets ctx.state.user when a valid bearer token is present, or on /api/mcp/* a valid X-API-Key;
+ * Sets ctx.state.user when a valid bearer token is present, or where acceptsApiKey a valid X-API-Key;
  * never rejects by itself (requireUser / requireAdmin do).
  */
 export function authenticate(authenticator: Authenticator, apiKeys?: ApiKeyAuthenticator) {
@@ -53,7 +69,7 @@ export function authenticate(authenticator: Authenticator, apiKeys?: ApiKeyAuthe
       if (ctx.state.user) ctx.state.via = 'session';
     }
     const apiKey = ctx.get('x-api-key').trim();
-    if (!ctx.state.user && apiKey && apiKeys && ctx.path.startsWith(API_KEY_PREFIX)) {
+    if (!ctx.state.user && apiKey && apiKeys && acceptsApiKey(ctx.path)) {
       ctx.state.user = await apiKeys.authenticate(apiKey);
       if (ctx.state.user) ctx.state.via = 'api_key';
     }

@@ -1,5 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { aNode } from '../features/nodes/test-fixtures';
 import { setSession } from '../lib/auth';
 import { fakeServer, renderRoutes, waitForButton } from '../test/render';
 import { routes } from './router';
@@ -25,7 +26,7 @@ describe('route guard', () => {
       'GET /api/admin/nodes': () => ({
         body: {
           items: [
-            {
+            aNode({
               id: 1,
               name: 'gpu-a',
               address: '10.0.0.1:50051',
@@ -37,7 +38,7 @@ describe('route guard', () => {
               simulated: true,
               gpu_model: 'RTX 4090',
               gpu_total: 8,
-            },
+            }),
           ],
           total: 1,
         },

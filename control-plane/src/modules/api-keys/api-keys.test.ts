@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectServed } from '../../../test/contract.js';
 import { ADMIN, ApiClient, startTestControlPlane } from '../../../test/harness.js';
+import { acceptsApiKey } from '../../framework/auth.js';
 import type { RunningControlPlane } from '../../platform.js';
 import { apiKeyListReply, apiKeyReply } from './contract.js';
 
@@ -125,7 +126,7 @@ describe('API keys', () => {
     expect(withHash.status).toBe(401);
   });
 
-  it('X-API-Key authenticates /api/mcp/* only, and stops with the key’s deletion', async () => {
+  it('X-API-Key authenticates /api/mcp/* and the public API a script needs, nothing else, and stops with the key’s deletion', async () => {
     const api = await user('nora');
     const { key, id } = (await api.request<KeyAnswer>('POST', '/api/api-keys', { name: 'mcp' })).body;
     const anon = new ApiClient(cp.url);
@@ -134,8 +135,33 @@ describe('API keys', () => {
     });
     expect(who.status).toBe(200);
     expect(who.body).toMatchObject({ username: 'nora', via: 'api_key' });
-    expect((await anon.request('GET', '/api/user/info', undefined, { 'X-API-Key': key })).status).toBe(401);
-    expect((await anon.request('GET', '/api/api-keys', undefined, { 'X-API-Key': key })).status).toBe(401);
+    // The public API a script needs: containers, the market, images and the balance.
+    for (const path of [
+      '/api/containers',
+      '/api/cloud-products',
+      '/api/images/mine',
+      '/api/images',
+      '/api/frameworks',
+      '/api/billing/balance',
+    ])
+      expect((await anon.request('GET', path, undefined, { 'X-API-Key': key })).status, path).toBe(200);
+    // Account settings, keys, payments, volumes and money records still need a session.
+    for (const [method, path] of [
+      ['GET', '/api/user/info'],
+      ['GET', '/api/api-keys'],
+      ['POST', '/api/billing/recharge'],
+      ['GET', '/api/billing/billing-records'],
+      ['GET', '/api/transactions'],
+      ['GET', '/api/storage/volumes'],
+    ] as const)
+      expect(
+        (await anon.request(method, path, method === 'GET' ? undefined : {}, { 'X-API-Key': key })).status,
+        path,
+      ).toBe(401);
+    // A path that only begins like an accepted one is not accepted.
+    expect(acceptsApiKey('/api/containersx')).toBe(false);
+    expect(acceptsApiKey('/api/billing/balance/x')).toBe(false);
+    expect(acceptsApiKey('/api/admin/containers')).toBe(false);
     expect((await anon.request('GET', '/api/mcp/whoami', undefined, { 'X-API-Key': `${key}x` })).status).toBe(
       401,
     );

@@ -3,7 +3,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type WebSocket from 'ws';
 import type { AgentPool } from '../../agents/agent-pool.js';
-import type { Authenticator } from '../../framework/auth.js';
+import type { ApiKeyAuthenticator, Authenticator } from '../../framework/auth.js';
 import { AppError } from '../../framework/errors.js';
 import { CONTAINER_ID_PATTERN } from '../../framework/validate.js';
 import { LogFrameBatcher } from './log-frames.js';
@@ -19,7 +19,8 @@ const CLOSE_UPSTREAM = 4502;
 const CLOSE_NOT_RUNNING = 4409;
 
 /**
- * WebSocket routes (koa-websocket has its own middleware stack, so auth is done here):
+ * WebSocket routes (koa-websocket has its own middleware stack, so auth is done here: the session
+ * token as `?token=` (a browser cannot set headers on a WebSocket), or a script's `X-API-Key` header):
  * - `/api/containers/ws/{id}/logs?token=…&tail=` streams the container's log as text frames;
  * - `/api/containers/ws/{id}/console?token=…&cols=&rows=` is a shell in the container: text
  *   frames from the browser are keyboard input (an empty text frame = Ctrl-C), binary frames are
@@ -28,6 +29,7 @@ const CLOSE_NOT_RUNNING = 4409;
  */
 export function containerWsRoutes(deps: {
   auth: Authenticator;
+  apiKeys?: ApiKeyAuthenticator;
   containers: ContainersService;
   agents: AgentPool;
 }) {
@@ -133,9 +135,14 @@ export function containerWsRoutes(deps: {
   });
 
   /** The caller's live container and its node, or undefined after closing the socket. */
-  async function authorize(ctx: Pick<Context, 'query' | 'params'>, ws: WebSocket) {
+  async function authorize(ctx: Pick<Context, 'query' | 'params' | 'get'>, ws: WebSocket) {
     const token = typeof ctx.query.token === 'string' ? ctx.query.token : undefined;
-    const user = token ? await deps.auth.authenticate(token) : undefined;
+    const apiKey = ctx.get('x-api-key').trim();
+    const user = token
+      ? await deps.auth.authenticate(token)
+      : apiKey && deps.apiKeys
+        ? await deps.apiKeys.authenticate(apiKey)
+        : undefined;
     if (!user) {
       ws.close(CLOSE_UNAUTHORIZED, 'unauthorized');
       return undefined;
