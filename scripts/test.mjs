@@ -13,7 +13,7 @@ import {
   ROOT,
 } from './lib/setup.mjs';
 
-const PACKAGES = ['proto', 'node-agent', 'control-plane', 'web', 'e2e'];
+const PACKAGES = ['proto', 'node-agent', 'control-plane', 'web', 'cli', 'e2e'];
 
 ensureDependencies();
 

@@ -4,12 +4,14 @@
 // (package.json "exports"); nothing here may be a value, or the browser bundle would pull in the
 // control plane and zod. Replies are z.infer (what is served); requests are z.input (what the
 // client may send: fields with a default are optional). The console type-checks this file and
-// every file it imports, so it imports only schema and contract files: keep those free of the
-// control plane's services, repositories and Node APIs.
+// every file it imports, so it imports only schema and contract files (and the OpenAPI document's
+// types, framework/openapi/types.ts, which import nothing): keep those free of the control
+// plane's services, repositories and Node APIs.
 //
 // Shapes the console reads but that are plain values (regions: string[], occupied ports:
 // number[], `{ ok: true }`) are left out.
 import type { z } from 'zod';
+import type * as openapi from './framework/openapi/types.js';
 import type * as apiKeys from './modules/api-keys/contract.js';
 import type * as apps from './modules/apps/contract.js';
 import type * as appsRequests from './modules/apps/schema.js';
@@ -47,6 +49,12 @@ export type ContainerGpu = Container['gpus'][number];
 export type ContainerStatusAnswer = Reply<typeof containers.containerStatusReply>;
 export type ContainerPassword = Reply<typeof containers.containerPasswordReply>;
 export type PurchaseAnswer = Reply<typeof containers.purchaseReply>;
+/** GET /api/containers/{id}/metrics (监控): the container's GPUs over 最近 1 小时 or 最近 24 小时. */
+export type ContainerMetrics = Reply<typeof containers.containerMetricsReply>;
+/** One GPU at one point of ContainerMetrics (null where the container did not hold it then). */
+export type ContainerGpuPoint = Reply<typeof containers.containerGpuPointReply>;
+/** The `range` of GET /api/containers/{id}/metrics. */
+export type ContainerMetricsRange = ContainerMetrics['range'];
 /** Body of POST /api/cloud-products/{id}/purchase. */
 export type PurchasePayload = Body<typeof containerRequests.purchaseSchema>;
 /** hourly, daily, weekly, monthly, yearly (the console keeps their labels and discounts). */
@@ -203,3 +211,12 @@ export type McpLogs = Reply<typeof mcp.mcpLogsReply>;
 export type McpStatus = McpContainer['status'];
 /** Body of POST /api/mcp/containers. */
 export type McpCreatePayload = Body<typeof mcpRequests.mcpCreateSchema>;
+
+// ------------------------------------------------------------------ the API's own document (/docs/api)
+
+/** GET /api/openapi.json (framework/openapi/types.ts: what the generator writes). */
+export type OpenApiDocument = openapi.OpenApiDocument;
+export type OpenApiOperation = openapi.OpenApiOperation;
+export type OpenApiParameter = openapi.OpenApiParameter;
+export type OpenApiResponse = openapi.OpenApiResponse;
+export type JsonSchema = openapi.JsonSchema;

@@ -6,10 +6,13 @@ import type { AgentPool } from './agents/agent-pool.js';
 import { type AppState, authenticate } from './framework/auth.js';
 import { errorMiddleware } from './framework/errors.js';
 import { answerFirst, fastPath, HEALTH_PATH, HEALTH_REPLY } from './framework/fast-path.js';
+import { openApiRoutes } from './framework/openapi/routes.js';
 import { parseTrustProxy, type TrustProxy, trustedClient } from './framework/proxy.js';
 import { dispatchByPrefix } from './framework/route-dispatch.js';
 import { securityHeaders } from './framework/security-headers.js';
 import { consoleSite } from './framework/static.js';
+import type { ControlPlaneMetrics } from './metrics/control-plane-metrics.js';
+import { httpMetrics } from './metrics/http-metrics.js';
 import { appRoutes } from './modules/apps/routes.js';
 import type { AppsService } from './modules/apps/service.js';
 import type { AuthService } from './modules/auth/service.js';
@@ -46,6 +49,7 @@ import type { NodesService } from './modules/nodes/service.js';
 import { storageRoutes } from './modules/storage/routes.js';
 import type { StorageService } from './modules/storage/service.js';
 import type { UsersService } from './modules/users/service.js';
+import { apiDocument } from './openapi.js';
 
 export interface AppDeps {
   auth: AuthService;
@@ -73,6 +77,9 @@ export interface AppDeps {
   publicUrl?: string | undefined;
   /** Which peers' X-Forwarded-* headers are believed (TRUST_PROXY); none when unset. */
   trustProxy?: TrustProxy | undefined;
+  /** Request durations by route template; /metrics on this port with METRICS_TOKEN (404 without). */
+  metrics?: ControlPlaneMetrics | undefined;
+  metricsToken?: string | undefined;
   log: (message: string, err?: unknown) => void;
 }
 
@@ -91,6 +98,8 @@ export function apiRouters(deps: AppDeps) {
     registryRoutes(deps.registry),
     // GET /install/*: the install script and the agent bundle, public (no session).
     installRoutes({ bundle: agentBundle, publicUrl: deps.publicUrl, log: deps.log }),
+    // GET /api/openapi.json: this API's OpenAPI document, public, built once per process.
+    openApiRoutes(apiDocument),
     imageRoutes(deps.images),
     imageAdminRoutes(deps.images),
     catalogueAdminRoutes(deps.catalogue),
@@ -115,14 +124,16 @@ export function createApp(deps: AppDeps) {
   // The health check, the console's files and a remembered session's balance and container list
   // skip Koa altogether (see fastPath); whoever serves the app (listen(), or a test's callback())
   // gets the fast path first.
-  answerFirst(
-    app,
-    fastPath(trust, site, {
-      rememberedUser: (token) => deps.auth.rememberedUser(token),
-      reads: [balanceRead(deps.billing), containerListRead(deps.containers)],
-    }),
-  );
+  const fast = fastPath(trust, site, {
+    rememberedUser: (token) => deps.auth.rememberedUser(token),
+    reads: [balanceRead(deps.billing), containerListRead(deps.containers)],
+  });
+  const observed = deps.metrics ? httpMetrics(deps.metrics, deps.metricsToken) : undefined;
+  // Timed there too (one observe per answer), after /metrics of this port.
+  answerFirst(app, observed ? observed.fastPath(fast) : fast);
 
+  // First: it sees the status the error middleware gave.
+  if (observed) app.use(observed.middleware);
   app.use(trustedClient(trust));
   app.use(securityHeaders());
   app.use(errorMiddleware(deps.log));
@@ -165,7 +176,12 @@ export function createApp(deps: AppDeps) {
     }
   });
 
-  const ws = containerWsRoutes({ auth: deps.auth, containers: deps.containers, agents: deps.agents });
+  const ws = containerWsRoutes({
+    auth: deps.auth,
+    apiKeys: deps.accounts.apiKeys,
+    containers: deps.containers,
+    agents: deps.agents,
+  });
   app.ws.use(ws.routes() as unknown as Parameters<typeof app.ws.use>[0]);
   return app;
 }

@@ -35,6 +35,8 @@ const OWNERS: Record<string, string> = {
   node_join_tokens: 'fleet',
   containers: 'containers',
   gpu_allocations: 'containers',
+  container_gpu_samples: 'containers',
+  container_gpu_samples_5m: 'containers',
   port_allocations: 'containers',
   purchase_requests: 'containers',
   volumes: 'storage',

@@ -61,6 +61,10 @@ export interface Config
   /** 我的镜像: how many images (IMAGE_QUOTA_COUNT, 10) and GB (IMAGE_QUOTA_GB, 50) a user may keep unless an admin sets theirs. */
   imageQuotaCount?: number | undefined;
   imageQuotaGb?: number | undefined;
+  /** METRICS_TOKEN: /metrics answers on the public port with this bearer token (and asks for it on METRICS_LISTEN). */
+  metricsToken?: string | undefined;
+  /** METRICS_LISTEN (127.0.0.1:9464): /metrics on an address of its own. */
+  metricsListen?: { host: string; port: number } | undefined;
 }
 
 function parseKey(value: string | undefined): Buffer {
@@ -75,6 +79,24 @@ function int(value: string | undefined, fallback: number): number {
   const n = Number(value);
   if (!Number.isInteger(n)) throw new Error(`not an integer: ${value}`);
   return n;
+}
+
+/** METRICS_TOKEN: long enough not to be guessed (it guards the metrics on the public port). */
+export function parseMetricsToken(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  if (value.length < 16 || /\s/.test(value))
+    throw new Error('METRICS_TOKEN must be at least 16 characters, without spaces');
+  return value;
+}
+
+/** METRICS_LISTEN: host:port ([::1]:9464 for IPv6); port 0 picks a free one. */
+export function parseMetricsListen(value: string | undefined): { host: string; port: number } | undefined {
+  if (!value) return undefined;
+  const m = /^(?:\[([0-9a-fA-F:.]+)\]|([^:\s[\]]+)):(\d{1,5})$/.exec(value.trim());
+  const port = Number(m?.[3]);
+  if (!m || port > 65535)
+    throw new Error(`METRICS_LISTEN must be host:port (127.0.0.1:9464), got "${value}"`);
+  return { host: (m[1] ?? m[2]) as string, port };
 }
 
 function agentTls(env: NodeJS.ProcessEnv): AgentTls | undefined {
@@ -172,6 +194,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowSandboxProviders: /^(1|true|yes|on)$/i.test(env.ALLOW_SANDBOX_PROVIDERS ?? ''),
     imageQuotaCount: int(env.IMAGE_QUOTA_COUNT, 10),
     imageQuotaGb: int(env.IMAGE_QUOTA_GB, 50),
+    metricsToken: parseMetricsToken(env.METRICS_TOKEN),
+    metricsListen: parseMetricsListen(env.METRICS_LISTEN),
   };
   checkDeployment(config);
   return config;

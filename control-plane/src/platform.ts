@@ -9,6 +9,8 @@ import { ChangeFeed, KeyedChangeCache, REPLY_CHANNELS } from './db/change-cache.
 import { createKnex, migrateLatest } from './db/knex.js';
 import { SecretBox } from './framework/secret-box.js';
 import { buildJobs, type Jobs } from './jobs/index.js';
+import { ControlPlaneMetrics } from './metrics/control-plane-metrics.js';
+import { listenForScrapes } from './metrics/metrics-listener.js';
 import { AppsService } from './modules/apps/service.js';
 import { buildBilling } from './modules/billing/build.js';
 import { CatalogueRepository } from './modules/catalogue/repository.js';
@@ -22,6 +24,8 @@ import { ContainerChanges } from './modules/containers/changes.js';
 import { ContainerConfigService } from './modules/containers/config-service.js';
 import { containersForBilling } from './modules/containers/for-billing.js';
 import { ContainersForImagesRepository } from './modules/containers/for-images-repository.js';
+import { ContainerGpuSamples } from './modules/containers/gpu-samples.js';
+import { ContainerGpuSamplesRepository } from './modules/containers/gpu-samples-repository.js';
 import { PurchaseRequestsRepository } from './modules/containers/purchase-requests-repository.js';
 import { PurchaseService } from './modules/containers/purchase-service.js';
 import { ContainersRepository } from './modules/containers/repository.js';
@@ -46,6 +50,8 @@ import { StorageService } from './modules/storage/service.js';
 import { UsersRepository } from './modules/users/repository.js';
 import { UsersService } from './modules/users/service.js';
 
+/** How long the API keeps an idle keep-alive connection (above the 60 s of common load balancers). */
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 export type Logger = (message: string, err?: unknown) => void;
 
 export const consoleLogger: Logger = (message, err) => {
@@ -56,6 +62,8 @@ export const consoleLogger: Logger = (message, err) => {
 /** The whole object graph, built in one place. */
 export function buildServices(config: Config, knex: Knex, log: Logger, registry: PlatformRegistry) {
   const secrets = new SecretBox(config.secretKey);
+  // Prometheus metrics on a registry of this graph's own (served by app.ts and METRICS_LISTEN).
+  const metrics = new ControlPlaneMetrics(log);
   // The platform CA and this replica's client certificate (loaded by startControlPlane): joined
   // nodes are dialled with them; a new client certificate means new channels.
   const joinRepo = new JoinRepository(knex);
@@ -140,6 +148,7 @@ export function buildServices(config: Config, knex: Knex, log: Logger, registry:
     nodes,
     agents,
     quotaBytes: config.storageQuotaGb * 1024 ** 3,
+    leaseMs: config.leaseMs,
     log,
   });
   const catalogueRepo = new CatalogueRepository(knex);
@@ -181,6 +190,7 @@ export function buildServices(config: Config, knex: Knex, log: Logger, registry:
     storage,
     log,
     billing: billing.containerHooks,
+    gpuSamples: new ContainerGpuSamples({ repo: new ContainerGpuSamplesRepository(knex), nodes }),
     changes: containerChanges,
     listCache: new KeyedChangeCache(replyChanges, REPLY_CHANNELS.containerList),
   });
@@ -219,6 +229,12 @@ export function buildServices(config: Config, knex: Knex, log: Logger, registry:
     images: nodeImages,
     nodes,
     leaseMs: config.leaseMs,
+    outcomes: metrics.purchaseOutcomes,
+  });
+  // Read at each scrape, through the modules that own the rows.
+  metrics.readFleet({
+    containersByStatus: () => containers.countByStatus(),
+    heartbeatLags: () => nodes.heartbeatLags(),
   });
   const apps = new AppsService(catalogue, products, purchases);
   const newcomers = new NewcomerWatch({ agents, nodes, log });
@@ -279,6 +295,7 @@ export function buildServices(config: Config, knex: Knex, log: Logger, registry:
     mcp,
     registry,
     images,
+    metrics,
   };
 }
 
@@ -291,6 +308,8 @@ export interface RunningControlPlane {
   jobs: Jobs;
   /** The admin password when this start generated it. */
   generatedAdminPassword: string | undefined;
+  /** Where METRICS_LISTEN serves /metrics (its port bound); undefined without it. */
+  metricsUrl: string | undefined;
   close(): Promise<void>;
 }
 
@@ -347,16 +366,30 @@ export async function startControlPlane(
     webDist: config.webDist,
     trustProxy: config.trustProxy,
     publicUrl: config.publicUrl,
+    metricsToken: config.metricsToken,
     log,
   });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(config.port, config.host, () => resolve(s));
   });
+  // An idle keep-alive connection is closed by the side whose timer ends first; a client that
+  // reuses it at that moment gets ECONNRESET. Clients (browsers, undici, load balancers at 60 s)
+  // give up on idle connections well before this, so the server never closes one under them.
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1000;
   const port = (server.address() as AddressInfo).port;
   await registry.start(tokenRealm(config.host, port));
   if (registry.status === 'embedded') log(`image registry on ${registry.host}`);
   const jobs = buildJobs(services, config, log);
+  services.metrics.readQueues(jobs);
   await jobs.start();
+  const metricsListener = config.metricsListen
+    ? await listenForScrapes(config.metricsListen, services.metrics, config.metricsToken)
+    : undefined;
+  if (metricsListener) log(`metrics on ${metricsListener.url}`);
+  if (config.metricsToken) log('metrics on /metrics of the API port (METRICS_TOKEN)');
+  if (!metricsListener && !config.metricsToken)
+    log('metrics are not served: set METRICS_TOKEN or METRICS_LISTEN');
   if (services.billing.payments.providerKind === 'sandbox') {
     log(
       'WeChat Pay is not configured: top-ups use the sandbox payment page (set WECHAT_PAY_* for real payments)',
@@ -369,8 +402,10 @@ export async function startControlPlane(
     knex,
     services,
     generatedAdminPassword: generatedPassword,
+    metricsUrl: metricsListener?.url,
     jobs,
     async close() {
+      await metricsListener?.close();
       await jobs.stop();
       services.fleet.newcomers.stop();
       services.fleet.pki.stop();
@@ -382,6 +417,8 @@ export async function startControlPlane(
       await services.purchases.settled();
       await services.images.stop();
       await services.nodeImages.settled();
+      // Volume deletes go on on their nodes; the next process takes them over at once.
+      await services.storage.deletions.stop();
       services.agents.close();
       await services.containerChanges.close();
       await services.marketCache.close();

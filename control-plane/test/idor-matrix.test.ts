@@ -6,45 +6,17 @@
 // and must answer 401, 403 or 404 — never 2xx, never 5xx — and leave A's objects, A's balance
 // and A's running container as they were. A route whose parameter names nothing a user owns
 // must be in ALLOWED with the reason; a route that is neither fails the first test.
-import type Router from '@koa/router';
 import Docker from 'dockerode';
-import type { Middleware } from 'koa';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import WebSocket from 'ws';
-import { createApp } from '../src/app.js';
 import type { RunningControlPlane } from '../src/platform.js';
 import { startTestAgent, type TestAgent } from './agents.js';
 import { ApiClient, startTestControlPlane } from './harness.js';
 import { adjustBalance, balanceAndLedger, grantCoupon } from './money.js';
 import { addNodeWithProduct, destroyAllContainers, type MarketFixture, purchaseSettled } from './purchase.js';
+import { routerTable, type TableRoute } from './routes.js';
 
-interface Route {
-  method: string;
-  /** The pattern as declared, e.g. /api/containers/:id/start. */
-  path: string;
-  ws: boolean;
-}
-
-/** Every route of the app's routers (HTTP and WebSocket), HEAD duplicates of GET left out. */
-function routerTable(cp: RunningControlPlane): Route[] {
-  const app = createApp({ ...cp.services, webDist: undefined, log: () => {} });
-  const routes = new Map<string, Route>();
-  const read = (middlewares: unknown[], ws: boolean) => {
-    for (const middleware of middlewares as (Middleware & { router?: Router })[]) {
-      for (const layer of middleware.router?.stack ?? []) {
-        if (typeof layer.path !== 'string') continue;
-        for (const method of layer.methods) {
-          if (method === 'HEAD') continue;
-          const route = { method: ws ? 'WS' : method, path: layer.path, ws };
-          routes.set(`${route.method} ${route.path}`, route);
-        }
-      }
-    }
-  };
-  read(app.middleware, false);
-  read((app as unknown as { ws: { middleware: unknown[] } }).ws.middleware, true);
-  return [...routes.values()];
-}
+type Route = TableRoute;
 
 const key = (r: Route) => `${r.method} ${r.path}`;
 const takesParam = (r: Route) => /\/:[A-Za-z_]/.test(r.path);

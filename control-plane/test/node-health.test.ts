@@ -60,47 +60,23 @@ afterAll(async () => {
 });
 
 describe('GPU metrics', () => {
-  it('streams GPU samples from the agent into per-node and per-container series', async () => {
-    const nodeMetrics = await until('a GPU sample', async () => {
-      const res = await admin.request<{
-        gpus: unknown[];
-        samples: { gpus: { index: number; utilization_percent: number }[] }[];
-      }>('GET', `/api/admin/nodes/${market.nodeId}/metrics?minutes=5`);
-      return res.body.samples.length > 0 ? res.body : undefined;
-    });
-    expect(nodeMetrics.gpus).toHaveLength(8);
-    expect(nodeMetrics.samples[0]?.gpus).toHaveLength(8);
-    expect(nodeMetrics.samples[0]?.gpus[0]).toMatchObject({ index: 0, utilization_percent: 0 });
-
-    const user = new ApiClient(cp.url);
-    await user.register('metrics1');
-    const bought = await user.request<{ container_id: string }>(
-      'POST',
-      `/api/cloud-products/${market.productId}/purchase`,
-      purchaseBody(market, { gpuCount: 2, total_price: 3.98 }),
-    );
+  it('streams GPU samples from the agent into per-node series', async () => {
     type Metrics = {
       gpus: { uuid: string; index: number }[];
       samples: { time: string; gpus: { uuid: string; index: number; utilization_percent: number }[] }[];
     };
-    const mine = await user.request<Metrics>('GET', `/api/containers/${bought.body.container_id}/metrics`);
-    expect(mine.status).toBe(200);
-    expectServed(gpuMetricsReply, mine.body);
-    expect(mine.body.gpus).toHaveLength(2);
-    for (const s of mine.body.samples) expect(s.gpus).toHaveLength(2);
-    // By UUID: the container's own GPUs, whatever their indices.
-    const held = (
-      await user.request<{ gpus: { uuid: string; index: number }[] }>(
-        'GET',
-        `/api/containers/${bought.body.container_id}`,
-      )
-    ).body.gpus;
-    expect(mine.body.gpus).toEqual(
-      held.map((g) => ({ uuid: g.uuid, index: g.index, model: expect.any(String) })),
-    );
-    for (const s of mine.body.samples) {
-      expect(s.gpus.map((g) => g.uuid).sort()).toEqual(held.map((g) => g.uuid).sort());
-    }
+    const nodeMetrics = await until('a GPU sample', async () => {
+      const res = await admin.request<Metrics>('GET', `/api/admin/nodes/${market.nodeId}/metrics?minutes=5`);
+      return res.body.samples.length > 0 ? res.body : undefined;
+    });
+    expectServed(gpuMetricsReply, nodeMetrics);
+    expect(nodeMetrics.gpus).toHaveLength(8);
+    expect(nodeMetrics.samples[0]?.gpus).toHaveLength(8);
+    // Simulated GPUs read a made-up load (a container's share: container-metrics.test.ts).
+    const first = nodeMetrics.samples[0]?.gpus[0];
+    expect(first?.index).toBe(0);
+    expect(first?.utilization_percent).toBeGreaterThanOrEqual(0);
+    expect(first?.utilization_percent).toBeLessThanOrEqual(100);
 
     // A sample stored before GPUs were named by UUID (index only) still reads, by index.
     const bucket = new Date(Math.floor((Date.now() - 120_000) / 15_000) * 15_000);
@@ -122,24 +98,15 @@ describe('GPU metrics', () => {
       })
       .onConflict(['node_id', 'bucket'])
       .merge();
-    const withOld = await user.request<Metrics>('GET', `/api/containers/${bought.body.container_id}/metrics`);
-    expectServed(gpuMetricsReply, withOld.body);
-    const old = withOld.body.samples.find((s) => s.time === bucket.toISOString());
-    expect(old?.gpus.map((g) => g.uuid).sort()).toEqual(held.map((g) => g.uuid).sort());
-    expect(old?.gpus.map((g) => g.utilization_percent)).toEqual([42, 42]);
     const nodeOld = await admin.request<Metrics>(
       'GET',
       `/api/admin/nodes/${market.nodeId}/metrics?minutes=5`,
     );
     expectServed(gpuMetricsReply, nodeOld.body);
-    expect(nodeOld.body.samples.find((s) => s.time === bucket.toISOString())?.gpus).toHaveLength(8);
-
-    const other = new ApiClient(cp.url);
-    await other.register('metrics2');
-    expect((await other.request('GET', `/api/containers/${bought.body.container_id}/metrics`)).status).toBe(
-      404,
-    );
-    await user.request('DELETE', `/api/containers/${bought.body.container_id}`);
+    const old = nodeOld.body.samples.find((s) => s.time === bucket.toISOString());
+    expect(old?.gpus).toHaveLength(8);
+    expect(old?.gpus.map((g) => g.uuid)).toEqual(nodeMetrics.gpus.map((g) => g.uuid));
+    expect(old?.gpus.map((g) => g.utilization_percent)).toEqual(Array(8).fill(42));
   });
 });
 

@@ -9,7 +9,7 @@ import type { NodeImagesView, NodeImageView } from '../src/modules/nodes/images.
 import type { RunningControlPlane } from '../src/platform.js';
 import { startTestAgent, type TestAgent } from './agents.js';
 import { ADMIN, ApiClient, startTestControlPlane } from './harness.js';
-import { addNodeWithProduct, destroyAllContainers, type MarketFixture } from './purchase.js';
+import { addNodeWithProduct, destroyAllContainers, type MarketFixture, purchaseBody } from './purchase.js';
 
 type NodeImage = NodeImageView;
 type NodeImages = NodeImagesView;
@@ -21,6 +21,7 @@ let admin: ApiClient;
 let registry: LocalRegistry;
 let warmRef: string;
 let versionId: number;
+let frameworkId: number;
 const docker = () => new Docker({ socketPath: inject('dockerHost').replace(/^unix:\/\//, '') });
 
 beforeAll(async () => {
@@ -53,6 +54,7 @@ beforeAll(async () => {
   );
   expect(version.status).toBe(201);
   versionId = version.body.id;
+  frameworkId = fw.body.id;
 }, 120_000);
 
 afterAll(async () => {
@@ -107,18 +109,23 @@ describe('warm images (节点 → 镜像)', () => {
     expect(again.body.detail).toBe('该镜像正在预热');
 
     const seen: number[] = [];
+    const phases: (string | null)[] = [];
     for (;;) {
       const now = await entry(warmRef);
       if (now?.status !== 'pulling') {
-        expect(now).toMatchObject({ status: 'present', progress: 100, error: null });
+        expect(now).toMatchObject({ status: 'present', progress: 100, error: null, pull_phase: null });
         expect(now?.size_bytes).toBeGreaterThan(2_000_000);
         break;
       }
       seen.push(now.progress);
+      phases.push(now.pull_phase);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     expect(seen.some((p) => p > 0 && p < 100)).toBe(true);
     expect([...seen].sort((a, b) => a - b)).toEqual(seen); // never goes back
+    // 下载中 from the start (the registry sends slowly), 解压中 only after: never back to downloading.
+    expect(phases[0]).toBe('downloading');
+    expect(phases.join(' ')).toMatch(/^(downloading ?)+(extracting ?)*$/);
 
     const present = await admin.request<{ detail: string }>(
       'POST',
@@ -178,5 +185,42 @@ describe('warm images (节点 → 镜像)', () => {
     expect((await admin.request('GET', '/api/admin/nodes/999999/images')).status).toBe(404);
     const anonymous = new ApiClient(cp.url);
     expect((await anonymous.request('GET', `/api/admin/nodes/${market.nodeId}/images`)).status).toBe(401);
+  });
+
+  it('a purchase of an image the node does not hold shows 拉取镜像中 with the percentage and 下载中 / 解压中', async () => {
+    // The warmed image goes from the node again; the listing says so.
+    await docker().getImage(warmRef).remove({ force: true });
+    expect((await entry(warmRef))?.status).toBe('absent');
+    const buyer = new ApiClient(cp.url);
+    await buyer.register('pull_watcher');
+    buyer.awaitProvisioning = false;
+    const bought = await buyer.request<{ container_id: string }>(
+      'POST',
+      `/api/cloud-products/${market.productId}/purchase`,
+      purchaseBody(market, { framework: frameworkId, frameworkVersion: versionId }),
+    );
+    expect(bought.status).toBe(201);
+    const seen: { status: string; pull_progress: number | null; pull_phase: string | null }[] = [];
+    // Until the pull is over (what the image then does once started is another test's).
+    for (let i = 0; ; i++) {
+      const res = await buyer.request<(typeof seen)[number]>(
+        'GET',
+        `/api/containers/${bought.body.container_id}`,
+      );
+      const { status, pull_progress, pull_phase } = res.body;
+      seen.push({ status, pull_progress, pull_phase });
+      if (status !== 'pulling' && seen.some((s) => s.status === 'pulling')) break;
+      if (i > 600) throw new Error(`still ${status} after two minutes`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(seen.at(-1)).toMatchObject({ pull_progress: null, pull_phase: null });
+    const pulling = seen.filter((s) => s.status === 'pulling');
+    expect(pulling.some((s) => (s.pull_progress as number) > 0 && (s.pull_progress as number) < 100)).toBe(
+      true,
+    );
+    expect(pulling[0]?.pull_phase).toBe('downloading');
+    expect(pulling.map((s) => s.pull_phase).join(' ')).toMatch(/^(downloading ?)+(extracting ?)*$/);
+    const percents = pulling.map((s) => s.pull_progress as number);
+    expect([...percents].sort((a, b) => a - b)).toEqual(percents);
   });
 });

@@ -9,27 +9,40 @@ export interface RouteInfo {
   path: string;
 }
 
-/** Every HTTP route the app mounts, read from its routers (HEAD duplicates of GET left out). */
-export function listRoutes(cp: RunningControlPlane): RouteInfo[] {
+export interface TableRoute extends RouteInfo {
+  /** A route of the WebSocket app (koa-websocket's own middleware stack); its method is then 'WS'. */
+  ws: boolean;
+}
+
+/**
+ * Every route of the app's routers, read from them at run time (@koa/router's `stack`): the HTTP
+ * app's and the WebSocket app's, HEAD duplicates of GET left out, one entry per method and path.
+ */
+export function routerTable(cp: RunningControlPlane): TableRoute[] {
   const app = createApp({ ...cp.services, webDist: undefined, log: () => {} });
-  const routes: RouteInfo[] = [];
-  for (const middleware of app.middleware as (Middleware & { router?: Router })[]) {
-    const router = middleware.router;
-    if (!router) continue;
-    for (const layer of router.stack) {
-      if (typeof layer.path !== 'string') continue;
-      for (const method of layer.methods) {
-        if (method !== 'HEAD') routes.push({ method, path: layer.path });
+  const routes = new Map<string, TableRoute>();
+  const read = (middlewares: unknown[], ws: boolean) => {
+    for (const middleware of middlewares as (Middleware & { router?: Router })[]) {
+      for (const layer of middleware.router?.stack ?? []) {
+        if (typeof layer.path !== 'string') continue;
+        for (const method of layer.methods) {
+          if (method === 'HEAD') continue;
+          const route = { method: ws ? 'WS' : method, path: layer.path, ws };
+          routes.set(`${route.method} ${route.path}`, route);
+        }
       }
     }
-  }
-  const seen = new Set<string>();
-  return routes.filter((r) => {
-    const key = `${r.method} ${r.path}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+  };
+  read(app.middleware, false);
+  read((app as unknown as { ws: { middleware: unknown[] } }).ws.middleware, true);
+  return [...routes.values()];
+}
+
+/** Every HTTP route the app mounts (routerTable without the WebSockets). */
+export function listRoutes(cp: RunningControlPlane): RouteInfo[] {
+  return routerTable(cp)
+    .filter((r) => !r.ws)
+    .map(({ method, path }) => ({ method, path }));
 }
 
 /** The route with its parameters filled in. */

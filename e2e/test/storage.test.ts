@@ -71,6 +71,13 @@ describe('storage volumes in the console', () => {
       mounts: [{ source: String(volumeId), target: '/mnt/restore' }],
     });
     expect(await ssh(second, 'cat /mnt/restore/model.txt')).toContain('epoch-42 weights');
+    // A dataset of many (empty) files, for the delete below to work through.
+    expect(
+      await ssh(
+        second,
+        'mkdir -p /mnt/restore/many && cd /mnt/restore/many && seq 1 20000 | xargs touch && ls | wc -l',
+      ),
+    ).toContain('20000');
     expect((await api.request('DELETE', `/api/containers/${second}`)).status).toBe(200);
 
     // 刷新 measures the volume on the node now: the bytes the container wrote.
@@ -78,7 +85,7 @@ describe('storage volumes in the console', () => {
     await volumeRow('store_user-ckpt').getByText('17 B').waitFor();
   });
 
-  it('renames it, then deletes it after the confirmation', async () => {
+  it('renames it, then deletes it after the confirmation: 删除中 with a bar, then the row is gone', async () => {
     await volumeRow('store_user-ckpt').getByRole('button', { name: '重命名' }).click();
     const dialog = page.getByRole('dialog', { name: /重命名/ });
     expect(await dialog.getByLabel('新名称').inputValue()).toBe('ckpt');
@@ -95,8 +102,18 @@ describe('storage volumes in the console', () => {
     const confirm = page.locator('.ant-modal-confirm');
     await confirm.getByText('确定要删除这个存储卷吗？相关的数据将会丢失。').waitFor();
     await confirm.getByRole('button', { name: '确定' }).click();
-    await toast(page, '删除成功').waitFor();
-    await volumeRow('store_user-ckpt_v2').waitFor({ state: 'detached' });
+    await toast(page, '已开始删除，完成后存储卷将从列表中移除').waitFor();
+    // The answer came at once; the node works through the 20000 files while the page follows it.
+    await volumeRow('store_user-ckpt_v2')
+      .getByText(/^删除中 \d+%$/)
+      .waitFor();
+    await volumeRow('store_user-ckpt_v2').getByRole('progressbar').waitFor();
+    expect(await volumeRow('store_user-ckpt_v2').getByRole('button', { name: '删除' }).isDisabled()).toBe(
+      true,
+    );
+    await volumeRow('store_user-ckpt_v2').waitFor({ state: 'detached', timeout: 60_000 });
+    await page.getByTestId('storage-usage').getByText('0.00 GB / 50 GB').waitFor();
     expect((await api.request<unknown[]>('GET', '/api/storage/volumes')).body).toEqual([]);
+    expect((await api.request<{ volumes: unknown[] }>('GET', '/api/storage/info')).body.volumes).toEqual([]);
   });
 });

@@ -29,6 +29,9 @@ import { collectHostInfo } from './host/host-info.js';
 import { ImageDisk, isLocalEngine } from './host/image-disk.js';
 import { ImageInventoryReader } from './images/image-inventory.js';
 import { ImageSaver } from './images/image-saver.js';
+import { AgentMetrics } from './metrics/agent-metrics.js';
+import { serveMetrics } from './metrics/metrics-server.js';
+import { AgentReadings } from './metrics/readings.js';
 import { type IptablesRunner, TenantFirewall } from './network/firewall.js';
 import { parseSubnetPool } from './network/subnet-pool.js';
 import { type NetworkEngine, TenantNetworks } from './network/tenant-networks.js';
@@ -51,6 +54,8 @@ export interface RunningAgent {
   /** Stops the server (in-flight calls get `graceMs` to finish) and every timer. */
   /** The address containers' ports are published on, and why (`--bind-address auto` chooses it). */
   publishedOn: { address: string; reason: string };
+  /** Where --metrics-listen serves GET /metrics (its port bound); undefined when it is off. */
+  metricsUrl: string | undefined;
   close(graceMs?: number): Promise<void>;
 }
 
@@ -102,6 +107,8 @@ function dialAddress(listen: string, port: number): string {
 export async function startAgent(options: AgentOptions, runtime: AgentRuntime = {}): Promise<RunningAgent> {
   const config = resolveConfig(options);
   const log = runtime.log ?? ((line: string) => console.log(`[gpucloud-agent] ${line}`));
+  // Prometheus metrics only where --metrics-listen asks for them (nothing is timed otherwise).
+  const metrics = config.metricsListen ? new AgentMetrics({ nodeName: config.nodeName }) : undefined;
 
   const client: AgentEngine =
     runtime.containerClient ??
@@ -110,6 +117,7 @@ export async function startAgent(options: AgentOptions, runtime: AgentRuntime = 
       timeoutMs: config.dockerTimeoutMs,
       pullTimeoutMs: config.pullTimeoutMs,
       log,
+      ...(metrics ? { observe: metrics.dockerCalls } : {}),
     });
   const gpus =
     runtime.gpuProbe ??
@@ -119,6 +127,10 @@ export async function startAgent(options: AgentOptions, runtime: AgentRuntime = 
       stateDir: config.stateDir,
       log,
     });
+  metrics?.readFrom(
+    new AgentReadings({ client, gpus, nodeName: config.nodeName, maxAgeMs: config.metricsIntervalMs, log }),
+    gpus.simulated,
+  );
   // Simulated GPUs get no DeviceRequests: no toolkit to check, no device path to choose.
   const gpuRuntime = new GpuRuntime({
     client,
@@ -256,6 +268,18 @@ export async function startAgent(options: AgentOptions, runtime: AgentRuntime = 
     server.forceShutdown();
     throw err;
   });
+  const metricsServer =
+    metrics && config.metricsListen
+      ? await serveMetrics({ listen: config.metricsListen, token: config.metricsToken, metrics, log }).catch(
+          (err: unknown) => {
+            server.forceShutdown();
+            throw err;
+          },
+        )
+      : undefined;
+  if (metricsServer) {
+    log(`metrics on ${metricsServer.url}${config.metricsToken ? ' (bearer token required)' : ''}`);
+  }
 
   let closed: Promise<void> | undefined;
   return {
@@ -263,6 +287,7 @@ export async function startAgent(options: AgentOptions, runtime: AgentRuntime = 
     address: dialAddress(config.listen, port),
     config,
     publishedOn: published,
+    metricsUrl: metricsServer?.url,
     openStreams: () => ({ calls: deps.openStreams.size, docker: client.openStreams() }),
     close: (graceMs = 2000) => {
       closed ??= new Promise<void>((resolve) => {
@@ -282,7 +307,7 @@ export async function startAgent(options: AgentOptions, runtime: AgentRuntime = 
         });
         // Long-lived streams (WatchEvents, logs, consoles) never finish by themselves: end them.
         for (const closeStream of [...deps.openStreams]) closeStream();
-      });
+      }).then(() => metricsServer?.close());
       return closed;
     },
   };

@@ -88,6 +88,12 @@ export interface AgentConfig {
   controlPlaneUrl?: string;
   /** The install this agent runs from (`/opt/gpucloud/agent`: versions/, current); none from a checkout. */
   installDir?: string;
+  /** host:port of the Prometheus endpoint (GET /metrics); none = no metrics served. */
+  metricsListen?: string;
+  /** Bearer token the metrics endpoint asks for; none = the address alone guards it. */
+  metricsToken?: string;
+  /** How long GPU and container figures are kept between scrapes (ms). */
+  metricsIntervalMs: number;
 }
 
 /** What startAgent accepts: the token plus any setting to override (same names as AgentConfig). */
@@ -125,6 +131,10 @@ export interface AgentOptions {
   containerLayerSize?: string;
   controlPlaneUrl?: string;
   installDir?: string;
+  metricsListen?: string;
+  metricsToken?: string;
+  /** Seconds (number or text) GPU and container figures are kept between scrapes. */
+  metricsInterval?: number | string;
 }
 
 export class ConfigError extends Error {
@@ -155,6 +165,7 @@ export const DEFAULTS = {
   tenantIsolation: 'iptables',
   tenantNetworkIdle: 3600,
   containerLayerSize: '100G',
+  metricsInterval: 15,
 } as const;
 
 /** Flag name → environment variable. The JSON file uses the flag names (or camelCase). */
@@ -184,6 +195,9 @@ const SETTINGS = {
   'container-layer-size': 'AGENT_CONTAINER_LAYER_SIZE',
   'control-plane-url': 'AGENT_CONTROL_PLANE_URL',
   'install-dir': 'AGENT_INSTALL_DIR',
+  'metrics-listen': 'AGENT_METRICS_LISTEN',
+  'metrics-token': 'AGENT_METRICS_TOKEN',
+  'metrics-interval': 'AGENT_METRICS_INTERVAL',
 } as const;
 type SettingName = keyof typeof SETTINGS;
 const SETTING_NAMES = Object.keys(SETTINGS) as SettingName[];
@@ -231,6 +245,12 @@ Usage: gpucloud-agent --token <token> [options]
   --control-plane-url <url>   the control plane this node joined (AGENT_CONTROL_PLANE_URL)
   --install-dir <dir>         the install the agent runs from (AGENT_INSTALL_DIR, default the
                               bundle's install when run from one, e.g. /opt/gpucloud/agent)
+  --metrics-listen <h:p>      Prometheus endpoint GET /metrics on this address, e.g. 0.0.0.0:9101
+                              (AGENT_METRICS_LISTEN, default off)
+  --metrics-token <token>     bearer token the metrics endpoint asks for, 16+ characters
+                              (AGENT_METRICS_TOKEN, default none: keep the address private)
+  --metrics-interval <s>      seconds GPU and container figures are kept between scrapes
+                              (AGENT_METRICS_INTERVAL, default ${DEFAULTS.metricsInterval})
   --config <file.json>        JSON file with the same keys (flags and environment win)
   --help
 `;
@@ -313,6 +333,32 @@ export function parseLayerSize(text: string): string {
     throw new ConfigError(`--container-layer-size must be a size like 100G or 0 (no limit), got "${text}"`);
   }
   return size;
+}
+
+export function parseMetricsInterval(value: number | string): number {
+  const seconds = Number(value);
+  if (String(value).trim() === '' || !Number.isFinite(seconds) || seconds < 1 || seconds > 3600) {
+    throw new ConfigError(`--metrics-interval must be a number of seconds from 1 to 3600, got "${value}"`);
+  }
+  return seconds * 1000;
+}
+
+function metricsSettings(
+  options: Pick<AgentOptions, 'metricsListen' | 'metricsToken'>,
+): Pick<AgentConfig, 'metricsListen' | 'metricsToken'> {
+  const token = options.metricsToken;
+  if (token !== undefined && (token.length < 16 || /\s/.test(token))) {
+    throw new ConfigError('--metrics-token must be at least 16 characters, without spaces');
+  }
+  if (token !== undefined && !options.metricsListen) {
+    throw new ConfigError('--metrics-token needs --metrics-listen (the address the metrics are served on)');
+  }
+  if (options.metricsListen === undefined) return {};
+  const listen = options.metricsListen;
+  if (!/^(\[[0-9a-fA-F:.]+\]|[^:\s]+):\d{1,5}$/.test(listen) || Number(listen.split(':').pop()) > 65535) {
+    throw new ConfigError(`--metrics-listen must be host:port (for example 0.0.0.0:9101), got "${listen}"`);
+  }
+  return { metricsListen: listen, ...(token !== undefined ? { metricsToken: token } : {}) };
 }
 
 function checkSubnetPool(text: string): string {
@@ -400,6 +446,8 @@ export function resolveConfig(options: AgentOptions): AgentConfig {
     containerLayerSize: parseLayerSize(options.containerLayerSize ?? DEFAULTS.containerLayerSize),
     ...(options.controlPlaneUrl ? { controlPlaneUrl: options.controlPlaneUrl } : {}),
     ...(installDir ? { installDir: path.resolve(installDir) } : {}),
+    ...metricsSettings(options),
+    metricsIntervalMs: parseMetricsInterval(options.metricsInterval ?? DEFAULTS.metricsInterval),
   };
 }
 
@@ -504,6 +552,9 @@ export function configFromCli({
   set('containerLayerSize', pick('container-layer-size'));
   set('controlPlaneUrl', pick('control-plane-url'));
   set('installDir', pick('install-dir'));
+  set('metricsListen', pick('metrics-listen'));
+  set('metricsToken', pick('metrics-token'));
+  set('metricsInterval', pick('metrics-interval'));
   if (tlsCert && tlsKey)
     set('tls', {
       certFile: tlsCert,

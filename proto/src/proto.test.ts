@@ -36,6 +36,7 @@ describe('agent.proto', () => {
         'ListOccupiedPorts',
         'CreateVolume',
         'DeleteVolume',
+        'DeleteVolumeWithProgress',
         'RenameVolume',
         'GetVolumeUsage',
         'ListVolumes',
@@ -55,6 +56,10 @@ describe('agent.proto', () => {
     expect(def.PullImage?.responseStream).toBe(true);
     expect(def.SaveImage?.responseStream).toBe(true);
     expect(def.RemoveImage?.responseStream).toBe(false);
+    expect(def.DeleteVolume?.responseStream).toBe(false);
+    expect(def.DeleteVolumeWithProgress?.responseStream && !def.DeleteVolumeWithProgress?.requestStream).toBe(
+      true,
+    );
   });
 
   it('has generated types that match the proto file (run `npm run generate -w @gpucloud/proto`)', () => {

@@ -52,7 +52,7 @@ export function ensureDependencies() {
   const manifests = [
     'package.json',
     'package-lock.json',
-    ...['proto', 'node-agent', 'control-plane', 'web', 'e2e'].map((p) => `${p}/package.json`),
+    ...['proto', 'node-agent', 'control-plane', 'web', 'cli', 'e2e'].map((p) => `${p}/package.json`),
   ];
   const newestManifest = Math.max(
     ...manifests.map((m) => (existsSync(path.join(ROOT, m)) ? statSync(path.join(ROOT, m)).mtimeMs : 0)),

@@ -5,6 +5,7 @@ import {
   type ConsoleOutput__Output,
   type ContainerInfo__Output,
   type CreateContainerRequest,
+  type DeleteVolumeProgress__Output,
   type HostInfo__Output,
   type ListImagesResponse__Output,
   type LogChunk__Output,
@@ -257,13 +258,56 @@ export class AgentClient {
   }
 
   /** False when the node had no such volume. */
-  async deleteVolume(ownerId: string, name: string): Promise<boolean> {
+  async deleteVolume(ownerId: string, name: string, timeoutMs?: number): Promise<boolean> {
     const res = await this.unary(
       'DeleteVolume',
       this.client.DeleteVolume as Unary<{ ownerId: string; name: string }, { deleted: boolean }>,
       { ownerId, name },
+      timeoutMs,
     );
     return res.deleted;
+  }
+
+  /**
+   * Deletes a volume on the node, hearing its progress (`onProgress`: measuring, then deleting
+   * with what is gone of the total); resolves once it is gone, false when there was none.
+   * `signal` stops following it: the node's delete goes on, and a later call follows it again.
+   */
+  deleteVolumeWithProgress(
+    ownerId: string,
+    name: string,
+    onProgress: (progress: DeleteVolumeProgress__Output) => void,
+    signal?: AbortSignal,
+    timeoutMs = 6 * 3600_000,
+  ): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      const call = this.client.DeleteVolumeWithProgress({ ownerId, name }, this.metadata(), {
+        deadline: Date.now() + timeoutMs,
+      });
+      const cancel = () => call.cancel();
+      signal?.addEventListener('abort', cancel, { once: true });
+      let last: DeleteVolumeProgress__Output | undefined;
+      call.on('data', (progress: DeleteVolumeProgress__Output) => {
+        if (progress.done) last = progress;
+        else onProgress(progress);
+      });
+      call.on('error', (err: grpc.ServiceError) => {
+        signal?.removeEventListener('abort', cancel);
+        reject(new AgentCallError(err.code, err.details || err.message, 'DeleteVolumeWithProgress'));
+      });
+      call.on('end', () => {
+        signal?.removeEventListener('abort', cancel);
+        if (last) resolve(last.deleted);
+        else
+          reject(
+            new AgentCallError(
+              grpc.status.UNAVAILABLE,
+              'the delete stream ended before the volume was gone',
+              'DeleteVolumeWithProgress',
+            ),
+          );
+      });
+    });
   }
 
   /** One owner's volumes on the node with their measured sizes. */

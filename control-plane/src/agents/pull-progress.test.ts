@@ -31,4 +31,30 @@ describe('the pull percentage of 拉取镜像中', () => {
     expect(p.add(msg('a', 'Pull complete'))).toBe(50);
     expect(p.add(msg('b', 'Pull complete'))).toBe(99);
   });
+
+  it('says 下载中 while any layer is still to download, then 解压中 while layers are unpacked', () => {
+    const p = new PullProgress();
+    expect(p.phase).toBe('downloading');
+    p.add(msg('latest', 'Pulling from gpucloud/warm'));
+    p.add(msg('a', 'Pulling fs layer'));
+    p.add(msg('b', 'Pulling fs layer'));
+    p.add(msg('c', 'Already exists'));
+    expect(p.phase).toBe('downloading');
+    p.add(msg('a', 'Downloading', 10, 100));
+    p.add(msg('b', 'Waiting'));
+    p.add(msg('a', 'Verifying Checksum'));
+    p.add(msg('a', 'Download complete'));
+    // a could be unpacked, but b is not here yet: still downloading.
+    p.add(msg('a', 'Extracting', 50, 100));
+    expect(p.phase).toBe('downloading');
+    p.add(msg('b', 'Downloading', 300, 300));
+    p.add(msg('b', 'Download complete'));
+    expect(p.phase).toBe('extracting');
+    p.add(msg('a', 'Pull complete'));
+    p.add(msg('b', 'Extracting', 100, 300));
+    expect(p.phase).toBe('extracting');
+    p.add(msg('b', 'Pull complete'));
+    p.add(msg('', 'Digest: sha256:…'));
+    expect(p.add(msg('', 'Status: Downloaded newer image', 0, 0, true))).toBe(100);
+  });
 });

@@ -14,6 +14,7 @@ import { NodeMonitor } from './node-monitor.js';
 import { scheduleProvisioningRecovery } from './provisioning-recovery.js';
 import { Scheduler } from './scheduler.js';
 import { SettlementJob } from './settlement.js';
+import { scheduleVolumeDeletionRecovery } from './volume-deletion-recovery.js';
 
 type Services = ReturnType<typeof buildServices>;
 
@@ -52,11 +53,16 @@ export function buildJobs(services: Services, config: Config, log: Log) {
       intervalMs,
       replica: `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`,
       log,
+      timed: services.metrics.settlementTimed,
     });
   }
   // A quarter of the lease: an abandoned purchase is taken over soon after its lease runs out.
   scheduleProvisioningRecovery(scheduler, {
     purchases: services.purchases,
+    intervalMs: Math.max(1000, (config.leaseMs ?? DEFAULT_LEASE_MS) / 4),
+  });
+  scheduleVolumeDeletionRecovery(scheduler, {
+    deletions: services.storage.deletions,
     intervalMs: Math.max(1000, (config.leaseMs ?? DEFAULT_LEASE_MS) / 4),
   });
   const monitor = new NodeMonitor(scheduler, services.nodes, containers, services.agents, {
@@ -84,6 +90,8 @@ export function buildJobs(services: Services, config: Config, log: Log) {
     settlement,
     monitor,
     start: () => scheduler.start(),
+    /** Jobs waiting in each queue (the metrics read it at each scrape). */
+    queueDepths: () => scheduler.queueDepths(),
     async stop() {
       await monitor.stop();
       await scheduler.stop();

@@ -130,7 +130,12 @@ export class NodeMonitor {
     this.stopped = true;
     for (const sub of this.subs.values()) this.close(sub);
     this.subs.clear();
-    return this.nodes.flushHeartbeats().catch((err) => this.options.log('heartbeats not written', err));
+    return Promise.all([
+      this.nodes.flushHeartbeats().catch((err) => this.options.log('heartbeats not written', err)),
+      this.containers
+        .flushGpuSamples()
+        .catch((err) => this.options.log('GPU samples of containers not written', err)),
+    ]).then(() => undefined);
   }
 
   /** Subscribes to new nodes, drops removed ones, and marks silent nodes offline. */
@@ -183,6 +188,11 @@ export class NodeMonitor {
         this.options.log(`inventory of node ${node.name} not read`, err),
       );
     });
+    // Each container's GPU samples, as the nodes' above: rolled up into 5-minute spans and pruned
+    // (last: a replica's first roll-up of a large fleet takes seconds).
+    await this.containers
+      .maintainGpuSamples()
+      .catch((err) => this.options.log('GPU samples of containers not rolled up', err));
   }
 
   /**
@@ -397,7 +407,11 @@ export class NodeMonitor {
       if (status === 'running' && LEAVING_ACTIONS.has(event.container.action)) return;
       await this.containers.applyAgentState(id, status, observedAt, facts);
     } else if (event.gpuSample) {
-      await this.nodes.recordGpuSample(node.id, event.gpuSample);
+      // The node's samples, and each container's share of them (监控).
+      await Promise.all([
+        this.nodes.recordGpuSample(node.id, event.gpuSample),
+        this.containers.recordGpuSample(node.id, event.gpuSample),
+      ]);
     } else if (event.reconcile) {
       // When the agent listed them (its clock), never later than now (ours).
       const listedAt = Number(event.reconcile.timeUnixMs) || Date.now();

@@ -77,6 +77,15 @@ export class Scheduler {
     }
   }
 
+  /** Jobs waiting in each queue (created or waiting for a retry), read now; none before start. */
+  async queueDepths(): Promise<{ queue: string; depth: number }[]> {
+    const boss = this.boss;
+    if (!boss) return [];
+    return Promise.all(
+      this.queues.map(async (q) => ({ queue: q.name, depth: await boss.getQueueSize(q.name) })),
+    );
+  }
+
   async stop(): Promise<void> {
     for (const timer of this.timers.splice(0)) clearInterval(timer);
     const boss = this.boss;

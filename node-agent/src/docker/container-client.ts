@@ -123,6 +123,17 @@ export interface ContainerDetails {
   log?: { driver: string; options: Record<string, string>; path: string };
 }
 
+/** What a container uses now (`docker stats` and `docker inspect`): the metrics' per-container series. */
+export interface ContainerUsage {
+  running: boolean;
+  /** CPU time used since it started (user + system), seconds; 0 when not running. */
+  cpuSeconds: number;
+  /** Memory in use without the reclaimable page cache (what `docker stats` shows), bytes; 0 when not running. */
+  memoryBytes: number;
+  /** How many times Docker restarted it after it exited (its restart policy). */
+  restartCount: number;
+}
+
 export interface ContainerSummary {
   dockerId: string;
   name: string;
@@ -327,6 +338,8 @@ export interface ContainerClient {
   /** Undefined when there is no such container. */
   inspectContainer(ref: string): Promise<ContainerDetails | undefined>;
   listContainers(filter: { all: boolean; labels: string[] }): Promise<ContainerSummary[]>;
+  /** Undefined when there is no such container. One stats read and one inspect: call it rarely. */
+  containerUsage(ref: string): Promise<ContainerUsage | undefined>;
   /**
    * Docker id → bytes in the writable layer of the running containers with these labels
    * (`size=true`: Docker walks each layer, seconds on a big one; call it rarely).

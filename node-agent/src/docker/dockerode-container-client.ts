@@ -13,6 +13,7 @@ import type {
   ContainerDefinition,
   ContainerDetails,
   ContainerSummary,
+  ContainerUsage,
   EngineEvent,
   EngineInfo,
   EngineVersion,
@@ -33,6 +34,7 @@ import type {
 } from './container-client.js';
 import { buildCreateOptions } from './create-options.js';
 import { dockerMessage, dockerStatus } from './docker-errors.js';
+import { type DockerCallObserver, timedDocker } from './docker-timing.js';
 import {
   asRecord,
   collector,
@@ -45,6 +47,7 @@ import { detailsFromInspect, engineInfoFromDocker, stringList, summaryFromList }
 import { consoleCommand, interactiveExec, newPidFile } from './interactive-exec.js';
 import { jsonLineSplitter } from './json-lines.js';
 import { logFrameSplitter, splitTimestamp } from './log-frames.js';
+import { usageFromDocker } from './usage-mapping.js';
 
 /** Deadline of creating or removing a network (Docker sets up the bridge and its rules). */
 const NETWORK_TIMEOUT_MS = 30_000;
@@ -76,6 +79,8 @@ export interface DockerodeClientOptions {
   pullTimeoutMs: number;
   /** Where best-effort clean-ups report their failures. */
   log?: (line: string) => void;
+  /** Told of every Docker call (the metrics' latency by operation, docker-timing.ts). */
+  observe?: DockerCallObserver;
 }
 
 export class DockerodeContainerClient implements ContainerClient {
@@ -85,7 +90,8 @@ export class DockerodeContainerClient implements ContainerClient {
 
   constructor(private readonly options: DockerodeClientOptions) {
     const { options: dockerOptions, label } = dockerConnection(options.dockerHost);
-    this.docker = new Docker(dockerOptions);
+    const docker = new Docker(dockerOptions);
+    this.docker = options.observe ? timedDocker(docker, options.observe) : docker;
     this.label = label;
   }
 
@@ -305,6 +311,27 @@ export class DockerodeContainerClient implements ContainerClient {
     return this.call(`inspect container ${ref}`, async (abortSignal) => {
       try {
         return detailsFromInspect(await this.docker.getContainer(ref).inspect({ abortSignal }));
+      } catch (err) {
+        if (dockerStatus(err) === 404) return undefined;
+        throw err;
+      }
+    });
+  }
+
+  containerUsage(ref: string): Promise<ContainerUsage | undefined> {
+    return this.call(`read the usage of container ${ref}`, async (abortSignal) => {
+      const container = this.docker.getContainer(ref);
+      try {
+        const inspect = await container.inspect({ abortSignal });
+        // one-shot: the numbers now, without waiting a second for a previous sample (API 1.41).
+        const stats: unknown = inspect.State.Running
+          ? // The stats call honours abortSignal; its type definition does not list it.
+            await container.stats({ stream: false, 'one-shot': true, abortSignal } as {
+              stream: false;
+              'one-shot': boolean;
+            })
+          : {};
+        return usageFromDocker(stats, inspect);
       } catch (err) {
         if (dockerStatus(err) === 404) return undefined;
         throw err;

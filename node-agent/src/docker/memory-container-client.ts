@@ -16,6 +16,7 @@ import type {
   ContainerDetails,
   ContainerStateName,
   ContainerSummary,
+  ContainerUsage,
   EngineEvent,
   EngineInfo,
   EngineVersion,
@@ -492,6 +493,13 @@ export class MemoryContainerClient implements ContainerClient, NetworkEngine {
     this.up();
     const c = this.find(ref);
     return c && structuredClone(c.details);
+  }
+
+  /** Nothing runs in memory: no CPU time, no memory, never restarted by a policy. */
+  async containerUsage(ref: string): Promise<ContainerUsage | undefined> {
+    this.up();
+    const c = this.find(ref);
+    return c && { running: c.details.state === 'running', cpuSeconds: 0, memoryBytes: 0, restartCount: 0 };
   }
 
   async listContainers(filter: { all: boolean; labels: string[] }): Promise<ContainerSummary[]> {

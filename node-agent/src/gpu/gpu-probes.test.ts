@@ -286,6 +286,50 @@ describe('the nvidia-smi probe', () => {
     expect(calls.filter((c) => c[1] === 'topo')).toHaveLength(1);
   });
 
+  it('samples what monitoring charts from --query-gpu: utilisation, memory, temperature, power and its limit', async () => {
+    let busy = false;
+    const { run } = fakeSmi({
+      '--help-query-gpu': fixture('h100-80gb-hbm3__590.48.01__help-query-gpu.txt'),
+      '--query-gpu': (args) =>
+        queryAnswer([
+          rowValues(0),
+          rowValues(
+            1,
+            busy
+              ? {
+                  'utilization.gpu': '97',
+                  'memory.used': '61234',
+                  'temperature.gpu': '74',
+                  'power.draw': '612.34',
+                  'power.limit': '650.00',
+                }
+              : { 'power.draw': '[N/A]' },
+          ),
+        ])(args),
+      '--version': fixture('h100-80gb-hbm3__590.48.01__version.txt'),
+    });
+    const probe = new NvidiaSmiProbe(run);
+    const idle = await probe.sample();
+    expect(
+      idle.map((g) => [g.utilizationPercent, g.memoryUsedMib, g.temperatureC, g.powerDrawW, g.powerLimitW]),
+    ).toEqual([
+      [0, 0, 41, 69.85, 700],
+      // A card without a power reading reads 0 W, never a made-up number.
+      [0, 0, 41, 0, 700],
+    ]);
+    busy = true;
+    const [, gpu] = await probe.sample();
+    expect(gpu).toMatchObject({
+      uuid: UUID(1),
+      utilizationPercent: 97,
+      memoryUsedMib: 61234,
+      memoryTotalMib: 81559,
+      temperatureC: 74,
+      powerDrawW: 612.34,
+      powerLimitW: 650,
+    });
+  });
+
   it('serves cachedInventory from the last read while young, shares one read between callers', async () => {
     let now = 1_000_000;
     const { run, calls } = fakeSmi({
@@ -454,6 +498,48 @@ describe('simulated GPUs', () => {
     expect(knownModel('NVIDIA GeForce RTX 4090')?.name).toBe('NVIDIA GeForce RTX 4090');
     const [gpu] = await new SimulatedGpuProbe(1, 'Quantum Q1', 'n').sample();
     expect(gpu?.model).toBe('Quantum Q1');
+  });
+
+  it('samples a plausible load that moves: each GPU its own, idle in the inventory', async () => {
+    let now = Date.parse('2026-11-26T08:00:00Z');
+    const sim = new SimulatedGpuProbe(4, 'RTX4090', 'node-a', undefined, () => now);
+    expect((await sim.inventory()).gpus.every((g) => g.utilizationPercent === 0 && g.powerDrawW === 0)).toBe(
+      true,
+    );
+    const samples: Awaited<ReturnType<typeof sim.sample>>[] = [];
+    // Two hours every 15 s, as the control plane samples.
+    for (let i = 0; i < 480; i++, now += 15_000) samples.push(await sim.sample());
+    for (const gpus of samples) {
+      for (const g of gpus) {
+        expect(g.utilizationPercent).toBeGreaterThanOrEqual(0);
+        expect(g.utilizationPercent).toBeLessThanOrEqual(100);
+        expect(g.memoryUsedMib).toBeGreaterThan(0);
+        expect(g.memoryUsedMib).toBeLessThanOrEqual(g.memoryTotalMib);
+        expect(g.temperatureC).toBeGreaterThanOrEqual(25);
+        expect(g.temperatureC).toBeLessThanOrEqual(85);
+        expect(g.powerDrawW).toBeGreaterThan(0);
+        expect(g.powerDrawW).toBeLessThanOrEqual(g.powerLimitW);
+        expect(g.powerLimitW).toBe(450);
+      }
+    }
+    const series = (i: number) => samples.map((gpus) => gpus[i]?.utilizationPercent ?? -1);
+    // It moves over the whole range: idle stretches and busy ones, hotter when busier.
+    expect(Math.min(...series(0))).toBeLessThan(10);
+    expect(Math.max(...series(0))).toBeGreaterThan(90);
+    expect(new Set(series(0)).size).toBeGreaterThan(20);
+    const busiest = samples.reduce((a, b) =>
+      (b[0]?.utilizationPercent ?? 0) > (a[0]?.utilizationPercent ?? 0) ? b : a,
+    );
+    const idlest = samples.reduce((a, b) =>
+      (b[0]?.utilizationPercent ?? 0) < (a[0]?.utilizationPercent ?? 0) ? b : a,
+    );
+    expect(busiest[0]!.temperatureC).toBeGreaterThan(idlest[0]!.temperatureC + 20);
+    expect(busiest[0]!.powerDrawW).toBeGreaterThan(idlest[0]!.powerDrawW + 200);
+    // GPUs are not in step with each other.
+    expect(series(0)).not.toEqual(series(1));
+    // The same GPU at the same moment reads the same.
+    now = Date.parse('2026-11-26T08:00:00Z');
+    expect(await sim.sample()).toEqual(samples[0]);
   });
 
   it('matches GPUs by uuid or index', async () => {

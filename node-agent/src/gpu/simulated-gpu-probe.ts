@@ -1,5 +1,6 @@
 // Simulated GPUs (--simulate-gpus 8xRTX4090) for demos and tests on hosts without NVIDIA
-// hardware: same inventory shape, stable fake uuids, no utilisation. A control file in the
+// hardware: same inventory shape, stable fake uuids; the inventory reads idle, samples carry a
+// made-up but plausible load (simulatedLoad) so monitoring has something to show. A control file in the
 // agent's state folder (simulated-gpus.json, read on every inventory and sample) lets tests
 // play what real hosts do: renumbering, a GPU lost or unhealthy, MIG, fabric, persistence,
 // topology.
@@ -77,6 +78,50 @@ export interface SimulatedGpuControl {
   nvlink?: string[][];
 }
 
+/** A number in [0, 1) from the text (the same text, the same number). */
+function unitHash(text: string): number {
+  return createHash('sha256').update(text).digest().readUInt32BE(0) / 2 ** 32;
+}
+
+/** Half-hour waves of work with a pause between: a job, its checkpoints, the next job. */
+const LOAD_PERIOD_MS = 30 * 60_000;
+/** Memory follows a slower wave (a model stays loaded between steps). */
+const MEMORY_PERIOD_MS = 90 * 60_000;
+/** Jitter changes once per this (the control plane samples every 15 s). */
+const JITTER_STEP_MS = 5_000;
+
+/**
+ * What a simulated GPU reads at `atMs`: utilisation, memory, temperature and power that rise and
+ * fall together, each GPU in its own phase (from its uuid) with a little jitter, so two samples a
+ * few seconds apart differ and a day of them shows waves. Deterministic: the same GPU at the same
+ * moment reads the same (tests, and replicas comparing notes).
+ */
+export function simulatedLoad(
+  gpu: Pick<GpuDevice, 'uuid' | 'memoryTotalMib' | 'powerLimitW'>,
+  atMs: number,
+): Pick<
+  GpuDevice,
+  'utilizationPercent' | 'memoryUtilizationPercent' | 'memoryUsedMib' | 'temperatureC' | 'powerDrawW'
+> {
+  const phase = unitHash(gpu.uuid);
+  const wave = (periodMs: number, offset: number) =>
+    0.5 + 0.5 * Math.sin(2 * Math.PI * (atMs / periodMs + phase + offset));
+  const jitter = unitHash(`${gpu.uuid}\0${Math.floor(atMs / JITTER_STEP_MS)}`) - 0.5; // [-0.5, 0.5)
+  // Busy most of the wave, idle near its trough.
+  const load = Math.max(0, Math.min(1, wave(LOAD_PERIOD_MS, 0) * 1.3 - 0.2 + jitter * 0.1));
+  const utilizationPercent = Math.round(load * 100);
+  const memoryShare = 0.05 + 0.8 * wave(MEMORY_PERIOD_MS, 0.25);
+  const limit = gpu.powerLimitW > 0 ? gpu.powerLimitW : 300;
+  const idleW = limit * 0.08;
+  return {
+    utilizationPercent,
+    memoryUtilizationPercent: Math.round(load * 60),
+    memoryUsedMib: Math.round(gpu.memoryTotalMib * memoryShare),
+    temperatureC: Math.round(30 + load * 48 + jitter * 2),
+    powerDrawW: Math.round((idleW + (limit * 0.92 - idleW) * load) * 100) / 100,
+  };
+}
+
 export const SIMULATED_GPU_CONTROL_FILE = 'simulated-gpus.json';
 
 export function simulatedGpuControlPath(stateDir: string): string {
@@ -130,6 +175,7 @@ export class SimulatedGpuProbe implements GpuProbe {
     nodeName: string,
     /** The control file (simulatedGpuControlPath(stateDir)); none = defaults only. */
     private readonly controlFile?: string,
+    private readonly now: () => number = Date.now,
   ) {
     const known = knownModel(model);
     this.sxm = known?.nvlink === true;
@@ -154,8 +200,10 @@ export class SimulatedGpuProbe implements GpuProbe {
     }));
   }
 
+  /** The inventory with a load that moves with time (simulatedLoad): what monitoring charts. */
   async sample(): Promise<GpuDevice[]> {
-    return (await this.read()).gpus;
+    const at = this.now();
+    return (await this.read()).gpus.map((gpu) => ({ ...gpu, ...simulatedLoad(gpu, at) }));
   }
 
   inventory(): Promise<GpuInventory> {

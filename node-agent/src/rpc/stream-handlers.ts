@@ -14,10 +14,60 @@ const MIN_INTERVAL_MS = 100;
 const CONSOLE_EOF_GRACE_MS = 5000;
 const IMAGE_REF = /^[A-Za-z0-9][A-Za-z0-9._/:@-]{0,254}$/;
 
-type StreamMethods = 'WatchEvents' | 'StreamLogs' | 'Console' | 'PullImage' | 'SaveImage';
+type StreamMethods =
+  | 'WatchEvents'
+  | 'StreamLogs'
+  | 'Console'
+  | 'PullImage'
+  | 'SaveImage'
+  | 'DeleteVolumeWithProgress';
 
 export function streamHandlers(deps: RpcDeps): Pick<NodeAgentHandlers, StreamMethods> {
   return {
+    // Progress while it works; the last message has `done`. Unlike the other streams, a cancelled
+    // call stops only the reporting: a half-deleted volume helps nobody, and the control plane
+    // (restarted, or another replica) asks again and follows the delete under way.
+    DeleteVolumeWithProgress: authorizedStream(deps, 'DeleteVolumeWithProgress', (call) => {
+      const { ownerId, name } = call.request;
+      const listening = new AbortController();
+      call.on('cancelled', () => listening.abort());
+      trackStream(deps, call, () => {
+        if (listening.signal.aborted) return;
+        listening.abort();
+        failStream(
+          deps,
+          'DeleteVolumeWithProgress',
+          call,
+          new AgentError('UNAVAILABLE', '节点代理正在停止, 删除未完成 (agent shutting down; ask again)'),
+        );
+      });
+      deps.volumes
+        .delete(ownerId, name, {
+          signal: listening.signal,
+          onProgress: (p) =>
+            call.write({
+              phase: p.phase,
+              filesDone: p.entriesDone,
+              filesTotal: p.entriesTotal,
+              bytesDone: p.bytesDone,
+              bytesTotal: p.bytesTotal,
+              done: false,
+              deleted: false,
+            }),
+        })
+        .then(
+          (deleted) => {
+            if (listening.signal.aborted) return;
+            call.write({ phase: 'done', done: true, deleted });
+            call.end();
+          },
+          (err: unknown) => {
+            if (listening.signal.aborted) return;
+            failStream(deps, 'DeleteVolumeWithProgress', call, err);
+          },
+        );
+    }),
+
     // Progress while it works; the last message has `done` and the result. A cancelled call
     // stops the push; the container is left as it was either way.
     SaveImage: authorizedStream(deps, 'SaveImage', (call) => {

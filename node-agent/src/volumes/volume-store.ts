@@ -7,6 +7,7 @@ import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { AgentError, failedPrecondition, invalidArgument, notFound } from '../errors.js';
+import { measureTree, removeTree } from './tree-removal.js';
 
 export const VOLUME_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 export const OWNER_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
@@ -17,6 +18,24 @@ export interface VolumeInfo {
   hostPath: string;
   sizeBytes: number;
   createdAtMs: number;
+}
+
+/**
+ * A delete under way: `measuring` while the totals still grow, then `deleting` with what is gone
+ * of them. Entries are files, links and directories.
+ */
+export interface VolumeDeleteProgress {
+  phase: 'measuring' | 'deleting';
+  entriesDone: number;
+  entriesTotal: number;
+  bytesDone: number;
+  bytesTotal: number;
+}
+
+interface RunningDelete {
+  listeners: Set<(progress: VolumeDeleteProgress) => void>;
+  last: VolumeDeleteProgress | undefined;
+  done: Promise<boolean>;
 }
 
 /** Tells which container (by platform id) uses a volume, if any. */
@@ -77,10 +96,14 @@ export async function treeSize(dir: string): Promise<number> {
 
 export class VolumeStore {
   private realRoot: string | undefined;
+  /** Deletes under way, by `owner/name`: a second delete of the same volume follows the first. */
+  private readonly deletes = new Map<string, RunningDelete>();
 
   constructor(
     private readonly root: string,
     private readonly usage?: VolumeUsageCheck,
+    /** A delete's progress is told at most this often. */
+    private readonly progressIntervalMs = 200,
   ) {}
 
   /** Creates the root when missing and pins its real path. */
@@ -154,14 +177,90 @@ export class VolumeStore {
     if (user) throw failedPrecondition(`卷 ${name} 正被容器 ${user} 使用, 无法${action} (volume in use)`);
   }
 
-  /** False when there was no such volume. */
-  async delete(ownerId: string, name: string): Promise<boolean> {
-    const { dir, stat } = await this.locate(ownerId, name);
-    if (!stat) return false;
-    await this.refuseInUse(ownerId, name, '删除');
-    // rm removes symlinks inside the tree, never what they point to.
-    await fs.rm(dir, { recursive: true, force: true });
-    return true;
+  private refuseDeleting(ownerId: string, name: string): void {
+    if (this.deletes.has(`${ownerId}/${name}`)) {
+      throw failedPrecondition(`卷 ${name} 正在删除 (volume is being deleted)`);
+    }
+  }
+
+  /**
+   * Deletes a volume: measures it, then removes it bottom up (symlinks removed, never followed);
+   * false when there was no such volume. A delete of a volume being deleted follows the one under
+   * way. `listen.onProgress` hears how far it is (the last news at once when joining); aborting
+   * `listen.signal` stops the hearing only: the delete goes on, and is whole when a later call
+   * answers.
+   */
+  async delete(
+    ownerId: string,
+    name: string,
+    listen: { onProgress?: (progress: VolumeDeleteProgress) => void; signal?: AbortSignal } = {},
+  ): Promise<boolean> {
+    const key = `${checkOwnerId(ownerId)}/${checkVolumeName(name)}`;
+    let running = this.deletes.get(key);
+    if (!running) {
+      const { dir, stat } = await this.locate(ownerId, name);
+      if (!stat) return this.deletes.get(key)?.done ?? false;
+      if (!this.deletes.has(key)) await this.refuseInUse(ownerId, name, '删除');
+      running = this.deletes.get(key) ?? this.startDelete(key, dir);
+    }
+    const { onProgress, signal } = listen;
+    if (!onProgress || signal?.aborted) return running.done;
+    running.listeners.add(onProgress);
+    const stop = () => running.listeners.delete(onProgress);
+    signal?.addEventListener('abort', stop, { once: true });
+    if (running.last) onProgress(running.last);
+    try {
+      return await running.done;
+    } finally {
+      stop();
+      signal?.removeEventListener('abort', stop);
+    }
+  }
+
+  private startDelete(key: string, dir: string): RunningDelete {
+    const running: RunningDelete = { listeners: new Set(), last: undefined, done: Promise.resolve(false) };
+    const tell = (progress: VolumeDeleteProgress) => {
+      running.last = progress;
+      for (const listener of running.listeners) listener(progress);
+    };
+    running.done = (async () => {
+      try {
+        const total = await measureTree(
+          dir,
+          (count) =>
+            tell({
+              phase: 'measuring',
+              entriesDone: 0,
+              entriesTotal: count.entries,
+              bytesDone: 0,
+              bytesTotal: count.bytes,
+            }),
+          this.progressIntervalMs,
+        );
+        await removeTree(
+          dir,
+          (removed) =>
+            tell({
+              phase: 'deleting',
+              entriesDone: Math.min(removed.entries, total.entries),
+              entriesTotal: total.entries,
+              bytesDone: Math.min(removed.bytes, total.bytes),
+              bytesTotal: total.bytes,
+            }),
+          this.progressIntervalMs,
+        );
+        return true;
+      } catch (err) {
+        if (err instanceof AgentError) throw err;
+        throw failedPrecondition(`删除存储卷失败 (${err instanceof Error ? err.message : String(err)})`, err);
+      } finally {
+        this.deletes.delete(key);
+      }
+    })();
+    // Every caller awaits `done`; this keeps a failure nobody hears any more from going unhandled.
+    running.done.catch(() => undefined);
+    this.deletes.set(key, running);
+    return running;
   }
 
   async rename(ownerId: string, name: string, newName: string): Promise<VolumeInfo> {
@@ -170,6 +269,7 @@ export class VolumeStore {
     const to = await this.locate(ownerId, checkVolumeName(newName, 'new volume name'));
     if (to.stat)
       throw new AgentError('ALREADY_EXISTS', `卷 ${newName} 已存在 (volume ${newName} already exists)`);
+    this.refuseDeleting(ownerId, name);
     await this.refuseInUse(ownerId, name, '重命名');
     await fs.rename(from.dir, to.dir);
     return this.info(ownerId, newName, to.dir, await fs.lstat(to.dir), false);
@@ -210,6 +310,7 @@ export class VolumeStore {
   async mountSource(ownerId: string, name: string): Promise<string> {
     const { dir, stat } = await this.locate(ownerId, name);
     if (!stat) throw notFound(`卷 ${name} 不存在, 请先创建 (volume ${name} does not exist on this node)`);
+    this.refuseDeleting(ownerId, name);
     await fs.access(dir, constants.R_OK);
     return dir;
   }

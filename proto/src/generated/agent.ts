@@ -12,6 +12,7 @@ import type { ContainerRef as _gpucloud_agent_v1_ContainerRef, ContainerRef__Out
 import type { ContainerSpec as _gpucloud_agent_v1_ContainerSpec, ContainerSpec__Output as _gpucloud_agent_v1_ContainerSpec__Output } from './gpucloud/agent/v1/ContainerSpec';
 import type { CreateContainerRequest as _gpucloud_agent_v1_CreateContainerRequest, CreateContainerRequest__Output as _gpucloud_agent_v1_CreateContainerRequest__Output } from './gpucloud/agent/v1/CreateContainerRequest';
 import type { CreateVolumeRequest as _gpucloud_agent_v1_CreateVolumeRequest, CreateVolumeRequest__Output as _gpucloud_agent_v1_CreateVolumeRequest__Output } from './gpucloud/agent/v1/CreateVolumeRequest';
+import type { DeleteVolumeProgress as _gpucloud_agent_v1_DeleteVolumeProgress, DeleteVolumeProgress__Output as _gpucloud_agent_v1_DeleteVolumeProgress__Output } from './gpucloud/agent/v1/DeleteVolumeProgress';
 import type { DeleteVolumeRequest as _gpucloud_agent_v1_DeleteVolumeRequest, DeleteVolumeRequest__Output as _gpucloud_agent_v1_DeleteVolumeRequest__Output } from './gpucloud/agent/v1/DeleteVolumeRequest';
 import type { DeleteVolumeResponse as _gpucloud_agent_v1_DeleteVolumeResponse, DeleteVolumeResponse__Output as _gpucloud_agent_v1_DeleteVolumeResponse__Output } from './gpucloud/agent/v1/DeleteVolumeResponse';
 import type { GetHostInfoRequest as _gpucloud_agent_v1_GetHostInfoRequest, GetHostInfoRequest__Output as _gpucloud_agent_v1_GetHostInfoRequest__Output } from './gpucloud/agent/v1/GetHostInfoRequest';
@@ -82,6 +83,7 @@ export interface ProtoGrpcType {
         ContainerState: EnumTypeDefinition
         CreateContainerRequest: MessageTypeDefinition<_gpucloud_agent_v1_CreateContainerRequest, _gpucloud_agent_v1_CreateContainerRequest__Output>
         CreateVolumeRequest: MessageTypeDefinition<_gpucloud_agent_v1_CreateVolumeRequest, _gpucloud_agent_v1_CreateVolumeRequest__Output>
+        DeleteVolumeProgress: MessageTypeDefinition<_gpucloud_agent_v1_DeleteVolumeProgress, _gpucloud_agent_v1_DeleteVolumeProgress__Output>
         DeleteVolumeRequest: MessageTypeDefinition<_gpucloud_agent_v1_DeleteVolumeRequest, _gpucloud_agent_v1_DeleteVolumeRequest__Output>
         DeleteVolumeResponse: MessageTypeDefinition<_gpucloud_agent_v1_DeleteVolumeResponse, _gpucloud_agent_v1_DeleteVolumeResponse__Output>
         GetHostInfoRequest: MessageTypeDefinition<_gpucloud_agent_v1_GetHostInfoRequest, _gpucloud_agent_v1_GetHostInfoRequest__Output>

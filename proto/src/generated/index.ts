@@ -10,6 +10,7 @@ export type * from './gpucloud/agent/v1/ContainerSpec';
 export type * from './gpucloud/agent/v1/ContainerState';
 export type * from './gpucloud/agent/v1/CreateContainerRequest';
 export type * from './gpucloud/agent/v1/CreateVolumeRequest';
+export type * from './gpucloud/agent/v1/DeleteVolumeProgress';
 export type * from './gpucloud/agent/v1/DeleteVolumeRequest';
 export type * from './gpucloud/agent/v1/DeleteVolumeResponse';
 export type * from './gpucloud/agent/v1/GetHostInfoRequest';

@@ -70,6 +70,8 @@ export const routes: RouteObject[] = [
           // signed in, may pay it (the server refuses anyone else).
           page('pay/sandbox/:outTradeNo', '微信支付（沙箱）', () => import('./routes/pay-sandbox')),
           page('apps', '应用市场', () => import('./routes/apps')),
+          // The API reference, read from GET /api/openapi.json: public docs, no sign-in.
+          page('docs/api', 'API 文档', () => import('./routes/api-docs')),
           {
             element: <RequireAuth />,
             children: [

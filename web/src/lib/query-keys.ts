@@ -11,6 +11,12 @@ export const adminUserKeys = {
   detail: (id: number) => ['admin', 'users', 'detail', id] as const,
 };
 
+/** The API's own OpenAPI document (/docs/api). */
+export const apiDocsKeys = {
+  all: ['api-docs'] as const,
+  document: () => ['api-docs', 'document'] as const,
+};
+
 export const apiKeyKeys = {
   all: ['api-keys'] as const,
   list: () => ['api-keys', 'list'] as const,
@@ -41,7 +47,7 @@ export const containerKeys = {
   all: ['containers'] as const,
   list: () => ['containers', 'list'] as const,
   detail: (id: string) => ['containers', id] as const,
-  metrics: (id: string, minutes: number) => ['containers', id, 'metrics', minutes] as const,
+  metrics: (id: string, range: string) => ['containers', id, 'metrics', range] as const,
   admin: (query: object) => ['containers', 'admin', query] as const,
 };
 

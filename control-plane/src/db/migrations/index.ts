@@ -22,6 +22,8 @@ import * as userImages from './20261125000072_user_images.js';
 import * as nodeJoin from './20261125000074_node_join.js';
 import * as nodeMaintenance from './20261125000075_node_maintenance.js';
 import * as nodeAgentVersions from './20261125000076_node_agent_versions.js';
+import * as containerGpuSamples from './20261126000080_container_gpu_samples.js';
+import * as workProgress from './20261126000082_work_progress.js';
 
 /**
  * Every migration, in order. Listed statically (instead of read from the folder) so they load
@@ -51,6 +53,8 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '20261125000074_node_join': nodeJoin,
   '20261125000075_node_maintenance': nodeMaintenance,
   '20261125000076_node_agent_versions': nodeAgentVersions,
+  '20261126000080_container_gpu_samples': containerGpuSamples,
+  '20261126000082_work_progress': workProgress,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -4,7 +4,7 @@ import { type AppState, currentUser, requireUser } from '../../framework/auth.js
 import { idParam, parse } from '../../framework/validate.js';
 import type { ApiKeysService } from './service.js';
 
-const createSchema = z.object({
+export const createSchema = z.object({
   name: z
     .string({ required_error: '请输入密钥名称', invalid_type_error: '请输入密钥名称' })
     .trim()
@@ -12,7 +12,7 @@ const createSchema = z.object({
     .max(64, '密钥名称不能超过64个字符'),
 });
 
-const revealSchema = z.object({
+export const revealSchema = z.object({
   password: z.string({ invalid_type_error: '请输入登录密码' }).max(256).optional(),
 });
 

@@ -67,6 +67,8 @@ export const containerReply = z.object({
   disk_warning: z.string().nullable(),
   /** 拉取镜像中: how much of the image the node has, 0-100 (status pulling); null otherwise. */
   pull_progress: z.number().nullable(),
+  /** 拉取镜像中: downloading (下载中) or extracting (解压中); null unless pulling. */
+  pull_phase: z.enum(['downloading', 'extracting']).nullable(),
   /** Running without GPUs (无卡模式), at the no-GPU price. */
   no_gpu: z.boolean(),
   no_gpu_price: z.number(),
@@ -94,3 +96,44 @@ export const purchaseReply = z.object({
   status: z.literal('creating'),
 });
 export type PurchaseReply = z.infer<typeof purchaseReply>;
+
+/** One GPU at one point of GET /api/containers/{id}/metrics: means over the step, and maxima. */
+export const containerGpuPointReply = z.object({
+  /** GPU utilisation, % (mean over the step). */
+  utilization: z.number(),
+  /** The highest sampled utilisation in the step, %. */
+  utilization_max: z.number(),
+  /** Memory used, MiB (mean over the step). */
+  memory_used_mib: z.number(),
+  /** The most memory used in the step, MiB. */
+  memory_used_max_mib: z.number(),
+  temperature_c: z.number(),
+  /** Power draw, W (mean over the step). */
+  power_w: z.number(),
+});
+export type ContainerGpuPointReply = z.infer<typeof containerGpuPointReply>;
+
+/**
+ * GET /api/containers/{id}/metrics?range=1h|24h (监控): the GPUs the container held over the range,
+ * each sample attributed when it came to the container holding the GPU then. `samples[].gpus[i]`
+ * is `gpus[i]` at that point, null where the container did not hold it then. `1h`: one point per
+ * minute; `24h`: one per 5 minutes. `simulated`: the node's GPUs are simulated (模拟).
+ */
+export const containerMetricsReply = z.object({
+  simulated: z.boolean(),
+  range: z.enum(['1h', '24h']),
+  step_seconds: z.number(),
+  gpus: z.array(
+    z.object({
+      uuid: z.string(),
+      /** nvidia-smi's index, for people; -1 when the node no longer lists the GPU. */
+      index: z.number(),
+      model: z.string(),
+      memory_total_mib: z.number(),
+      /** The power limit last read, W (0 = not reported). */
+      power_limit_w: z.number(),
+    }),
+  ),
+  samples: z.array(z.object({ t: z.string(), gpus: z.array(containerGpuPointReply.nullable()) })),
+});
+export type ContainerMetricsReply = z.infer<typeof containerMetricsReply>;

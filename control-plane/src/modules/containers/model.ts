@@ -68,6 +68,7 @@ export class ContainerModel extends Model {
       start_error: { type: ['string', 'null'] },
       jupyter: { type: 'string' },
       pull_progress: { type: ['integer', 'null'] },
+      pull_phase: { type: ['string', 'null'] },
       writable_layer_bytes: { type: ['integer', 'null'] },
       writable_layer_allowance_bytes: { type: ['integer', 'null'] },
       purchase_order_id: { type: ['integer', 'null'] },
@@ -144,6 +145,8 @@ export class ContainerModel extends Model {
   start_error!: string | null;
   jupyter!: string;
   pull_progress!: number | null;
+  /** While pulling: downloading or extracting (下载中 / 解压中). */
+  pull_phase!: string | null;
   writable_layer_bytes!: number | null;
   writable_layer_allowance_bytes!: number | null;
   provision_lease_until!: Date | null;

@@ -22,6 +22,7 @@ import { type Allocator, maintenanceRefusal } from './allocator.js';
 import type { ContainerBilling } from './billing-hooks.js';
 import type { PurchaseReply } from './contract.js';
 import type { ContainersForImagesRepository } from './for-images-repository.js';
+import { type PurchaseOutcome, type PurchaseOutcomes, refusalOutcome } from './purchase-outcomes.js';
 import type { PurchaseRequestsRepository } from './purchase-requests-repository.js';
 import type { ContainersRepository, PortMapping } from './repository.js';
 import type { PurchaseInput } from './schema.js';
@@ -71,6 +72,8 @@ export interface PurchaseDeps {
   };
   /** Records the saved image a container is made from. */
   imageLinks?: Pick<ContainersForImagesRepository, 'setCustomImage'>;
+  /** Told how each purchase ended (the metrics count them). */
+  outcomes?: PurchaseOutcomes;
 }
 
 /** The image a purchase runs: a catalogue version's, or one of the user's saved images. */
@@ -149,6 +152,25 @@ export class PurchaseService {
     productId: number,
     input: PurchaseInput,
     options: { rootPassword?: string } = {},
+  ): Promise<PurchaseResult> {
+    try {
+      return await this.accept(user, productId, input, options);
+    } catch (err) {
+      this.outcome(refusalOutcome(err));
+      throw err;
+    }
+  }
+
+  private outcome(outcome: PurchaseOutcome): void {
+    this.d.outcomes?.record(outcome);
+  }
+
+  /** Checks, prices, allocates and charges the purchase; its provisioning goes on after the answer. */
+  private async accept(
+    user: AuthUser,
+    productId: number,
+    input: PurchaseInput,
+    options: { rootPassword?: string },
   ): Promise<PurchaseResult> {
     const { product, node } = await this.d.products.forPurchase(productId);
     if (node.status === 'offline') throw unavailable('节点离线，暂时无法创建实例', 'NODE_OFFLINE');
@@ -282,8 +304,9 @@ export class PurchaseService {
       // A node that holds the image (warm) goes straight to the create, which still pulls an
       // image removed since without a word; any other pulls first, with its progress shown.
       const warm = await this.d.images.isPresent(node.id, p.image);
-      if (!warm) {
-        if (!(await this.pull(p))) return; // destroyed meanwhile
+      if (!warm && !(await this.pull(p))) {
+        this.outcome('cancelled'); // destroyed meanwhile
+        return;
       }
       const info = await agent.createContainer({
         spec,
@@ -301,6 +324,7 @@ export class PurchaseService {
         start_error: startError,
         jupyter: info.jupyter,
       });
+      this.outcome(!applied ? 'cancelled' : status === 'running' ? 'ok' : 'failed_start');
       if (!applied) {
         // Destroyed while the node created it: remove what the node made.
         await agent
@@ -337,6 +361,7 @@ export class PurchaseService {
         if (changed) await this.d.repo.releaseAllocations(id, trx);
         return changed;
       });
+      this.outcome(failed ? 'failed_start' : 'cancelled');
       if (failed) {
         await this.d.billing.purchaseFailed(p.orderId).catch((e) => this.d.log(`refund of ${id} failed`, e));
       }
@@ -419,6 +444,7 @@ export class PurchaseService {
       jupyter: info.jupyter,
     });
     this.d.log(`purchase ${row.id} taken over from a stopped process: the node has it (${status})`);
+    if (applied) this.outcome(status === 'running' ? 'ok' : 'failed_start');
     if (applied && status === 'running') {
       await this.d.billing.running(row.id).catch((e) => this.d.log(`metering of ${row.id} not opened`, e));
     }
@@ -438,6 +464,7 @@ export class PurchaseService {
       return changed;
     });
     this.d.log(`purchase ${row.id} taken over from a stopped process: failed (${reason})`);
+    if (failed) this.outcome('interrupted');
     if (failed && row.purchase_order_id !== null) await this.d.billing.purchaseFailed(row.purchase_order_id);
   }
 
@@ -449,21 +476,24 @@ export class PurchaseService {
     node: NodeRow;
   }): Promise<boolean> {
     const { id, node } = p;
-    await this.d.repo.update(id, { status: 'pulling', pull_progress: 0 });
+    await this.d.repo.update(id, { status: 'pulling', pull_progress: 0, pull_phase: 'downloading' });
     const progress = new PullProgress();
     let shown = 0;
+    let shownPhase = progress.phase;
     let shownAt = 0;
     let writes = Promise.resolve();
     await this.d.agents.get(node).pullImage(
       p.image,
       (message) => {
         const percent = progress.add(message);
+        const phase = progress.phase;
         // At most one write a second: the console polls every few seconds.
-        if (percent === shown || Date.now() - shownAt < 1000) return;
+        if ((percent === shown && phase === shownPhase) || Date.now() - shownAt < 1000) return;
         shown = percent;
+        shownPhase = phase;
         shownAt = Date.now();
         writes = writes
-          .then(() => this.d.repo.setPullProgress(id, percent))
+          .then(() => this.d.repo.setPullProgress(id, percent, phase))
           .catch((e) => this.d.log(`pull progress of ${id} not saved`, e));
       },
       undefined,

@@ -53,6 +53,8 @@ export interface ContainerRow {
   jupyter: string;
   /** While pulling: how much of the image the node has, 0-100. */
   pull_progress: number | null;
+  /** While pulling: downloading or extracting (下载中 / 解压中). */
+  pull_phase: string | null;
   /** Bytes in its writable layer as the node last measured them; null = not measured (limited). */
   writable_layer_bytes: number | null;
   /** The node's writable-layer allowance per container; null or 0 = none. */
@@ -167,6 +169,7 @@ const ROW_COLUMNS = [
   'start_error',
   'jupyter',
   'pull_progress',
+  'pull_phase',
   'writable_layer_bytes',
   'writable_layer_allowance_bytes',
   'provision_lease_until',
@@ -298,6 +301,7 @@ export class ContainersRepository {
       | 'start_error'
       | 'jupyter'
       | 'pull_progress'
+      | 'pull_phase'
       | 'writable_layer_bytes'
       | 'writable_layer_allowance_bytes'
       | 'purchase_order_id'
@@ -485,9 +489,11 @@ export class ContainersRepository {
     return rows.map((r) => r.id);
   }
 
-  /** The pull's progress, while the container is still pulling. */
-  async setPullProgress(id: string, percent: number): Promise<void> {
-    await this.containers().patch({ pull_progress: percent }).where({ id, status: 'pulling' });
+  /** The pull's progress and phase, while the container is still pulling. */
+  async setPullProgress(id: string, percent: number, phase: string): Promise<void> {
+    await this.containers()
+      .patch({ pull_progress: percent, pull_phase: phase })
+      .where({ id, status: 'pulling' });
   }
 
   /** Moves a provisioning container on; false when it is no longer in `from` (destroyed). */
@@ -672,6 +678,21 @@ export class ContainersRepository {
       .whereRaw('coalesce(stopped_at, created_at) <= ?', [before])
       .select('id', ContainerModel.raw('coalesce(stopped_at, created_at) as since'));
     return rows.map((r) => plain<{ id: string; since: Date }>(r));
+  }
+
+  /** How many containers not deleted are in each status, in one grouped query (the metrics' scrape). */
+  async countByStatus(): Promise<Map<ContainerStatus, number>> {
+    const rows = await this.containers()
+      .modify('live')
+      .select('status')
+      .count('* as count')
+      .groupBy('status');
+    return new Map(
+      rows.map((r) => {
+        const row = plain<{ status: ContainerStatus; count: string | number }>(r);
+        return [row.status, Number(row.count)];
+      }),
+    );
   }
 
   /** What the lifecycle jobs check before they act. */

@@ -2,12 +2,13 @@ import Router from '@koa/router';
 import { type AppState, currentUser, requireAdmin, requireUser } from '../../framework/auth.js';
 import type { FastRead } from '../../framework/fast-path.js';
 import { containerIdParam, idParam, parse } from '../../framework/validate.js';
-import { metricsQuery } from '../nodes/schema.js';
 import type { ContainerConfigService } from './config-service.js';
 import type { ContainerStatusReply } from './contract.js';
 import type { PurchaseService } from './purchase-service.js';
 import {
   adminContainersQuery,
+  containerMetricsQuery,
+  metricsRange,
   purchaseSchema,
   resetPasswordSchema,
   startSchema,
@@ -74,8 +75,8 @@ export function containerRoutes({
   });
 
   router.get('/containers/:id/metrics', requireUser, async (ctx) => {
-    const { minutes } = parse(metricsQuery, ctx.query);
-    ctx.body = await containers.gpuMetrics(currentUser(ctx), containerId(ctx.params.id), minutes);
+    const range = metricsRange(parse(containerMetricsQuery, ctx.query));
+    ctx.body = await containers.gpuMetrics(currentUser(ctx), containerId(ctx.params.id), range);
   });
 
   router.post('/containers/:id/start', requireUser, async (ctx) => {

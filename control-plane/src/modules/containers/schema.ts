@@ -237,3 +237,28 @@ export const adminContainersQuery = z.object({
     )
     .optional(),
 });
+
+/** The ranges 监控 offers: 最近 1 小时 (per minute) and 最近 24 小时 (per 5 minutes). */
+export const METRICS_RANGES = ['1h', '24h'] as const;
+export type MetricsRange = (typeof METRICS_RANGES)[number];
+const MSG_METRICS_RANGE = '时间范围只能是 1h 或 24h';
+
+/**
+ * GET /api/containers/{id}/metrics: `range` (1h by default). `minutes` (1-1440) is what older
+ * callers send: up to 60 reads as 1h, more as 24h.
+ */
+export const containerMetricsQuery = z.object({
+  range: z.enum(METRICS_RANGES, { errorMap: () => ({ message: MSG_METRICS_RANGE }) }).optional(),
+  minutes: z.coerce
+    .number({ invalid_type_error: '时间范围为 1-1440 分钟' })
+    .int('时间范围为 1-1440 分钟')
+    .min(1, '时间范围为 1-1440 分钟')
+    .max(1440, '时间范围为 1-1440 分钟')
+    .optional(),
+});
+
+/** The range a parsed containerMetricsQuery asks for. */
+export function metricsRange(query: z.output<typeof containerMetricsQuery>): MetricsRange {
+  if (query.range) return query.range;
+  return query.minutes !== undefined && query.minutes > 60 ? '24h' : '1h';
+}

@@ -1,4 +1,4 @@
-import type { ContainerInfo__Output } from '@gpucloud/proto';
+import type { ContainerInfo__Output, GpuSample__Output } from '@gpucloud/proto';
 import { AgentCallError } from '../../agents/agent-client.js';
 import { agentError, outcomeUnknown } from '../../agents/agent-errors.js';
 import type { AgentPool } from '../../agents/agent-pool.js';
@@ -15,7 +15,8 @@ import { adoptionFor, reportApplies } from './adopt.js';
 import type { Allocator } from './allocator.js';
 import type { ContainerBilling } from './billing-hooks.js';
 import type { ContainerChanges } from './changes.js';
-import type { ContainerListReply } from './contract.js';
+import type { ContainerListReply, ContainerMetricsReply } from './contract.js';
+import type { ContainerGpuSamples } from './gpu-samples.js';
 import type {
   ContainerGpu,
   ContainerRecord,
@@ -24,7 +25,15 @@ import type {
   ContainerWithGpus,
   OwnedContainer,
 } from './repository.js';
-import { type AgentFacts, DEFAULT_LEASE_MS, PROVISIONING, statusFromAgent } from './status.js';
+import type { MetricsRange } from './schema.js';
+import {
+  ACTIVE,
+  type AgentFacts,
+  DEFAULT_LEASE_MS,
+  HALTED,
+  PROVISIONING,
+  statusFromAgent,
+} from './status.js';
 import { type ContainerView, containerView } from './view.js';
 
 export interface ContainersDeps {
@@ -39,6 +48,8 @@ export interface ContainersDeps {
   log: (message: string, err?: unknown) => void;
   /** Money: start checks and the metering of running time (the billing module). */
   billing: ContainerBilling;
+  /** 监控: the GPU samples of each container (gpu-samples.ts). */
+  gpuSamples: ContainerGpuSamples;
   /** Announces status changes (a status request may wait for one). */
   changes: ContainerChanges;
   /** How long a hold (whileHeld) outlives a process that died (DEFAULT_LEASE_MS). */
@@ -212,6 +223,15 @@ export class ContainersService {
     };
   }
 
+  /**
+   * How many containers are in each status, deleted ones aside, every other status named (0 where
+   * none): the metrics' containers-by-status, read at each scrape in one grouped query.
+   */
+  async countByStatus(): Promise<Map<ContainerStatus, number>> {
+    const counted = await this.d.repo.countByStatus();
+    return new Map([...PROVISIONING, ...ACTIVE, ...HALTED].map((s) => [s, counted.get(s) ?? 0]));
+  }
+
   // ------------------------------------------------------------------ queries
 
   /**
@@ -370,10 +390,24 @@ export class ContainersService {
     return this.target(actor, id, { admin: actor.isAdmin });
   }
 
-  /** Utilisation of the container's own GPUs over the last minutes. */
-  async gpuMetrics(actor: AuthUser, id: string, minutes: number) {
-    const c = await this.require(actor, id);
-    return this.d.nodes.gpuMetrics(c.node_id, minutes, c.gpu_uuids);
+  /** 监控: the GPUs the container held over the range, with their samples (404 when not the actor's). */
+  async gpuMetrics(actor: AuthUser, id: string, range: MetricsRange): Promise<ContainerMetricsReply> {
+    return this.d.gpuSamples.read(await this.require(actor, id), range);
+  }
+
+  /** A node's GPU sample, for the containers holding its GPUs (the node monitor's). */
+  recordGpuSample(nodeId: number, sample: GpuSample__Output): Promise<void> {
+    return this.d.gpuSamples.record(nodeId, sample);
+  }
+
+  /** Writes the GPU samples waiting for their tick (the node monitor's stop). */
+  flushGpuSamples(): Promise<void> {
+    return this.d.gpuSamples.flush();
+  }
+
+  /** Rolls GPU samples up and prunes them (the node monitor's sync). */
+  maintainGpuSamples(): Promise<void> {
+    return this.d.gpuSamples.maintain();
   }
 
   // ------------------------------------------------------------------ lifecycle
@@ -485,6 +519,7 @@ export class ContainersService {
     }
     await this.d.repo.transaction(async (trx) => {
       await this.d.repo.releaseAllocations(id, trx);
+      await this.d.gpuSamples.removeFor(id, trx);
       await this.d.repo.update(id, { status: 'deleted', deleted_at: new Date() }, trx);
     });
     await this.d.billing.destroyed(id);

@@ -9,6 +9,9 @@ export type ContainerView = ContainerReply;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
+/** 下载中 until the node says it unpacks (a row from before the phase was kept: downloading). */
+const pullPhase = (phase: string | null) => (phase === 'extracting' ? 'extracting' : 'downloading');
+
 /** The status its owner sees: a purchase the node creates and starts is 启动中 (starting). */
 export const shownStatus = (c: Pick<ContainerRecord, 'status'>) =>
   c.status === 'creating' ? 'starting' : c.status;
@@ -22,6 +25,7 @@ export function containerView(c: ContainerRecord, secrets: SecretBox): Container
     username: c.username,
     status: shownStatus(c),
     pull_progress: c.status === 'pulling' ? (c.pull_progress ?? 0) : null,
+    pull_phase: c.status === 'pulling' ? pullPhase(c.pull_phase) : null,
     image_name: c.image,
     create_time: c.created_at.toISOString(),
     start_time: iso(c.started_at),

@@ -133,7 +133,7 @@ export const gpuMetricReply = z.object({
   power_draw_w: z.number(),
 });
 
-/** GET /api/admin/nodes/{id}/metrics and /api/containers/{id}/metrics: one sample per 15 s. */
+/** GET /api/admin/nodes/{id}/metrics: one sample per 15 s (a container's: containers/contract.ts). */
 export const gpuMetricsReply = z.object({
   gpus: z.array(z.object({ uuid: z.string(), index: z.number(), model: z.string() })),
   samples: z.array(z.object({ time: z.string(), gpus: z.array(gpuMetricReply) })),
@@ -148,6 +148,8 @@ export const nodeImageReply = z.object({
   in_catalogue: z.boolean(),
   status: z.enum(['present', 'pulling', 'failed', 'absent']),
   progress: z.number(),
+  /** 预热中: downloading (下载中) or extracting (解压中); null unless pulling. */
+  pull_phase: z.enum(['downloading', 'extracting']).nullable(),
   size_bytes: z.number().nullable(),
   error: z.string().nullable(),
   updated_at: z.string().nullable(),

@@ -154,6 +154,7 @@ export class NodeImagesService {
     const key = listedRef(image);
     const progress = new PullProgress();
     let shown = 0;
+    let shownPhase = progress.phase;
     let shownAt = 0;
     let writes = Promise.resolve();
     try {
@@ -162,12 +163,15 @@ export class NodeImagesService {
         image,
         (message) => {
           const percent = progress.add(message);
+          const phase = progress.phase;
           // At most one write a second: the console polls every few seconds.
-          if (percent === shown || percent === 100 || Date.now() - shownAt < 1000) return;
+          const same = percent === shown && phase === shownPhase;
+          if (same || percent === 100 || Date.now() - shownAt < 1000) return;
           shown = percent;
+          shownPhase = phase;
           shownAt = Date.now();
           writes = writes
-            .then(() => this.d.repo.setImageState(node.id, key, { progress: percent }))
+            .then(() => this.d.repo.setImageState(node.id, key, { progress: percent, pull_phase: phase }))
             .catch((e) => this.d.log(`warm-up progress of ${image} not saved`, e));
         },
         undefined,
@@ -195,6 +199,8 @@ function imageView(image: string, row: NodeImageRow | undefined, versions: strin
     in_catalogue: versions.length > 0,
     status: row?.status ?? 'absent',
     progress: row?.status === 'present' ? 100 : (row?.progress ?? 0),
+    pull_phase:
+      row?.status === 'pulling' ? (row.pull_phase === 'extracting' ? 'extracting' : 'downloading') : null,
     size_bytes: row?.size_bytes == null ? null : Number(row.size_bytes),
     error: row?.error ?? null,
     updated_at: row ? row.updated_at.toISOString() : null,

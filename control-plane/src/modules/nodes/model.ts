@@ -247,6 +247,7 @@ export class NodeImageModel extends Model {
       image: { type: 'string' },
       status: { type: 'string', enum: ['present', 'pulling', 'failed'] },
       progress: { type: 'integer' },
+      pull_phase: { type: ['string', 'null'] },
       size_bytes: { type: ['integer', 'null'] },
       error: { type: ['string', 'null'] },
     },
@@ -271,6 +272,8 @@ export class NodeImageModel extends Model {
   image!: string;
   status!: 'present' | 'pulling' | 'failed';
   progress!: number;
+  /** While pulling: downloading or extracting (下载中 / 解压中). */
+  pull_phase!: string | null;
   size_bytes!: number | null;
   error!: string | null;
   updated_at!: Date;
@@ -342,5 +345,5 @@ export type GpuSampleRow = Pick<GpuSampleModel, 'bucket' | 'gpus'>;
 
 export type NodeImageRow = Pick<
   NodeImageModel,
-  'node_id' | 'image' | 'status' | 'progress' | 'size_bytes' | 'error' | 'updated_at'
+  'node_id' | 'image' | 'status' | 'progress' | 'pull_phase' | 'size_bytes' | 'error' | 'updated_at'
 >;

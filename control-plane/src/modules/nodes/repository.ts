@@ -186,6 +186,12 @@ export class NodesRepository {
     return rows.map((r) => plain<NodeRow>(r));
   }
 
+  /** Every node's last heartbeat, in one query (the metrics' heartbeat lag, read at each scrape). */
+  async lastHeartbeats(): Promise<Pick<NodeRow, 'id' | 'name' | 'last_heartbeat_at'>[]> {
+    const rows = await NodeModel.query(this.knex).orderBy('id').select('id', 'name', 'last_heartbeat_at');
+    return rows.map((r) => plain<Pick<NodeRow, 'id' | 'name' | 'last_heartbeat_at'>>(r));
+  }
+
   /** The summaries of these nodes, by id (a node that is gone is missing). */
   async summaries(ids: number[]): Promise<Map<number, NodeSummary>> {
     if (ids.length === 0) return new Map();
@@ -559,9 +565,17 @@ export class NodesRepository {
    */
   async claimWarmUp(nodeId: number, image: string): Promise<boolean> {
     const row = await NodeImageModel.query(this.knex)
-      .insert({ node_id: nodeId, image, status: 'pulling', progress: 0, error: null, updated_at: new Date() })
+      .insert({
+        node_id: nodeId,
+        image,
+        status: 'pulling',
+        progress: 0,
+        pull_phase: 'downloading',
+        error: null,
+        updated_at: new Date(),
+      })
       .onConflict(['node_id', 'image'])
-      .merge(['status', 'progress', 'error', 'updated_at'])
+      .merge(['status', 'progress', 'pull_phase', 'error', 'updated_at'])
       .where('node_images.status', 'failed')
       .returning('id');
     // No row returned (kept as it was): Objection hands back the model it was given, id-less.
@@ -571,7 +585,7 @@ export class NodesRepository {
   async setImageState(
     nodeId: number,
     image: string,
-    values: Partial<Pick<NodeImageRow, 'status' | 'progress' | 'error'>>,
+    values: Partial<Pick<NodeImageRow, 'status' | 'progress' | 'pull_phase' | 'error'>>,
   ): Promise<void> {
     await NodeImageModel.query(this.knex)
       .where({ node_id: nodeId, image })

@@ -488,6 +488,21 @@ export class NodesService {
     return out;
   }
 
+  /**
+   * How long ago each node's last heartbeat was written (the database's, which every replica
+   * writes), by node; a node never heard from has none. Read at each metrics scrape.
+   */
+  async heartbeatLags(now = new Date()): Promise<{ id: number; name: string; lagMs: number | null }[]> {
+    const rows = await this.repo.lastHeartbeats();
+    return rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      lagMs: r.last_heartbeat_at
+        ? Math.max(0, now.getTime() - new Date(r.last_heartbeat_at).getTime())
+        : null,
+    }));
+  }
+
   /** Settles once written: with the other nodes' of its tick, in one statement. */
   heartbeat(nodeId: number, dockerAvailable: boolean): Promise<void> {
     return this.heartbeats.beat(nodeId, dockerAvailable, new Date());

@@ -11,6 +11,12 @@ export const volumeReply = z.object({
   size: z.number(),
   node_id: z.number(),
   agent: z.object({ server_hostname: z.string(), name: z.string(), region: z.string() }),
+  /** ready, or deleting (删除中: the node removes it; the volume goes when it is done). */
+  status: z.enum(['ready', 'deleting']),
+  /** 删除中 n%: of the files and bytes measured first, 0-99; null unless deleting. */
+  delete_progress: z.number().nullable(),
+  /** Why the last delete failed (the volume was kept); null otherwise. */
+  delete_error: z.string().nullable(),
   containers: z.array(
     z.object({
       id: z.string(),

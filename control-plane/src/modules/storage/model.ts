@@ -6,8 +6,8 @@ export class VolumeModel extends Model {
   /** `first()` adds LIMIT 1, as knex's does. */
   static override useLimitInFirst = true;
 
-  // measured_at and created_at are Date objects: left out of `properties`. size_bytes is a
-  // bigint, read as a number (db/knex.ts).
+  // measured_at, created_at and the delete's timestamps are Date objects: left out of
+  // `properties`. size_bytes is a bigint, read as a number (db/knex.ts).
   static override jsonSchema = {
     type: 'object',
     required: ['user_id', 'node_id', 'name', 'path'],
@@ -18,6 +18,8 @@ export class VolumeModel extends Model {
       name: { type: 'string' },
       path: { type: 'string' },
       size_bytes: { type: 'integer' },
+      delete_progress: { type: ['integer', 'null'] },
+      delete_error: { type: ['string', 'null'] },
     },
   };
 
@@ -35,9 +37,28 @@ export class VolumeModel extends Model {
   size_bytes!: number;
   measured_at!: Date | null;
   created_at!: Date;
+  /** Set while the node deletes it (删除中): the row goes when the directory is gone. */
+  deleting_since!: Date | null;
+  /** 0-100 while deleting. */
+  delete_progress!: number | null;
+  /** Until when the process running the delete holds it (it renews this; a replica takes over after). */
+  delete_lease_until!: Date | null;
+  /** Why the last delete failed (the volume was put back); null otherwise. */
+  delete_error!: string | null;
 }
 
 export type VolumeRow = Pick<
   VolumeModel,
-  'id' | 'user_id' | 'node_id' | 'name' | 'path' | 'size_bytes' | 'measured_at' | 'created_at'
+  | 'id'
+  | 'user_id'
+  | 'node_id'
+  | 'name'
+  | 'path'
+  | 'size_bytes'
+  | 'measured_at'
+  | 'created_at'
+  | 'deleting_since'
+  | 'delete_progress'
+  | 'delete_lease_until'
+  | 'delete_error'
 >;

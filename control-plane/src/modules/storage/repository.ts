@@ -72,6 +72,67 @@ export class VolumesRepository {
     await VolumeModel.query(this.knex).deleteById(id);
   }
 
+  /**
+   * Marks the user's volume 删除中, held by the caller until `leaseUntil`; undefined when it is
+   * absent or already being deleted.
+   */
+  async markDeleting(userId: number, id: number, leaseUntil: Date): Promise<VolumeRow | undefined> {
+    const rows = await VolumeModel.query(this.knex)
+      .modify('ofUser', userId)
+      .where({ id })
+      .whereNull('deleting_since')
+      .patch({
+        deleting_since: new Date(),
+        delete_progress: 0,
+        delete_lease_until: leaseUntil,
+        delete_error: null,
+      })
+      .returning('*');
+    const row = (rows as unknown as VolumeModel[])[0];
+    return row && toRow(row);
+  }
+
+  /** Ends 删除中 without a delete: the volume is back as it was, with `error` shown when given. */
+  async unmarkDeleting(id: number, error: string | null): Promise<void> {
+    await VolumeModel.query(this.knex).findById(id).whereNotNull('deleting_since').patch({
+      deleting_since: null,
+      delete_progress: null,
+      delete_lease_until: null,
+      delete_error: error,
+    });
+  }
+
+  async setDeleteProgress(id: number, percent: number): Promise<void> {
+    await VolumeModel.query(this.knex)
+      .findById(id)
+      .whereNotNull('deleting_since')
+      .patch({ delete_progress: percent });
+  }
+
+  async renewDeleteLease(id: number, until: Date): Promise<void> {
+    await VolumeModel.query(this.knex)
+      .findById(id)
+      .whereNotNull('deleting_since')
+      .patch({ delete_lease_until: until });
+  }
+
+  /**
+   * Takes over deletes whose process let go or died (their lease ran out): each one goes to one
+   * caller, held until `until`.
+   */
+  async claimAbandonedDeletes(now: Date, until: Date, limit = 50): Promise<VolumeRow[]> {
+    const result = await this.knex.raw(
+      `UPDATE volumes SET delete_lease_until = ?
+        WHERE id IN (SELECT id FROM volumes
+                      WHERE deleting_since IS NOT NULL
+                        AND (delete_lease_until IS NULL OR delete_lease_until < ?)
+                      ORDER BY deleting_since LIMIT ? FOR UPDATE SKIP LOCKED)
+        RETURNING *`,
+      [until, now, limit],
+    );
+    return (result.rows as VolumeRow[]).map((r) => ({ ...r, size_bytes: Number(r.size_bytes) }));
+  }
+
   async recordSize(id: number, sizeBytes: number, at: Date): Promise<void> {
     await VolumeModel.query(this.knex).findById(id).patch({ size_bytes: sizeBytes, measured_at: at });
   }

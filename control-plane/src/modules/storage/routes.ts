@@ -34,9 +34,10 @@ export function storageRoutes(storage: StorageService): Router<AppState> {
     ctx.body = await storage.rename(currentUser(ctx), idParam(ctx.params.id), body.new_name);
   });
 
+  // 202: the volume as it is now (删除中); the node deletes it in the background.
   router.delete('/volumes/:id', async (ctx) => {
-    await storage.remove(currentUser(ctx), idParam(ctx.params.id));
-    ctx.body = { ok: true };
+    ctx.body = await storage.remove(currentUser(ctx), idParam(ctx.params.id));
+    ctx.status = 202;
   });
 
   return router;

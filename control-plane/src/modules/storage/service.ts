@@ -5,14 +5,14 @@ import { AppError, badRequest, conflict, notFound, unavailable } from '../../fra
 import type { NodeRow } from '../nodes/repository.js';
 import type { NodesService } from '../nodes/service.js';
 import type { StorageInfoReply, StorageNodeReply, VolumeReply, VolumeSummaryReply } from './contract.js';
+import { agentVolumeName, MSG_VOLUME_IN_USE, VolumeDeletions } from './deletion.js';
 import type { VolumeRow, VolumesRepository, VolumeUse } from './repository.js';
+
+export { agentVolumeName } from './deletion.js';
 
 const GB = 1024 ** 3;
 /** A measurement younger than this is shown as it is (walking a big volume costs the node IO). */
 const FRESH_MS = 10_000;
-
-/** The directory name of a volume on its node: stable across renames. */
-export const agentVolumeName = (id: number) => `v${id}`;
 
 /** A volume and the storage page's answer (the shapes live in contract.ts). */
 export type VolumeView = VolumeReply;
@@ -38,17 +38,33 @@ export interface StorageDeps {
   agents: AgentPool;
   /** A user's volumes together may hold this much (storage-settings.ts). */
   quotaBytes: number;
+  /** How long a delete stays with the process running it without a renewal (DEFAULT_LEASE_MS). */
+  leaseMs?: number | undefined;
   log: (message: string, err?: unknown) => void;
 }
+
+/** As the containers' DEFAULT_LEASE_MS. */
+const DEFAULT_DELETE_LEASE_MS = 60_000;
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
 /** Storage volumes: real directories on a node, owned by one user, mounted into their containers. */
 export class StorageService {
   readonly quotaBytes: number;
+  /** 删除中: the deletes this process follows, and the takeover of abandoned ones. */
+  readonly deletions: VolumeDeletions;
+  private readonly leaseMs: number;
 
   constructor(private readonly d: StorageDeps) {
     this.quotaBytes = d.quotaBytes;
+    this.leaseMs = d.leaseMs ?? DEFAULT_DELETE_LEASE_MS;
+    this.deletions = new VolumeDeletions({
+      repo: d.repo,
+      nodes: d.nodes,
+      agents: d.agents,
+      leaseMs: this.leaseMs,
+      log: d.log,
+    });
   }
 
   /** The user's full volume name: `username-part` (a part that already has the prefix keeps it). */
@@ -82,8 +98,11 @@ export class StorageService {
 
   /** Measures the user's volumes on their nodes when the last measurement is old. */
   private async refreshSizes(user: AuthUser, rows: VolumeRow[], force: boolean): Promise<VolumeRow[]> {
+    // A volume being deleted keeps its last size until its row goes (walking it would cost the
+    // node IO for nothing).
     const stale = rows.filter(
-      (r) => force || !r.measured_at || Date.now() - r.measured_at.getTime() > FRESH_MS,
+      (r) =>
+        !r.deleting_since && (force || !r.measured_at || Date.now() - r.measured_at.getTime() > FRESH_MS),
     );
     const nodeIds = [...new Set(stale.map((r) => r.node_id))];
     const sizes = new Map<number, number>();
@@ -124,6 +143,9 @@ export class StorageService {
           name: node?.name ?? '',
           region: node?.region ?? '',
         },
+        status: r.deleting_since ? 'deleting' : 'ready',
+        delete_progress: r.deleting_since ? (r.delete_progress ?? 0) : null,
+        delete_error: r.delete_error,
         containers: uses
           .filter((u) => u.volume_id === r.id)
           .map((u) => ({
@@ -158,7 +180,7 @@ export class StorageService {
   async list(user: AuthUser, nodeId?: number): Promise<VolumeSummaryReply[]> {
     const rows = await this.d.repo.listForUser(user.id);
     return rows
-      .filter((r) => nodeId === undefined || r.node_id === nodeId)
+      .filter((r) => !r.deleting_since && (nodeId === undefined || r.node_id === nodeId))
       .map((r) => ({ id: r.id, name: r.name, path: r.path, node_id: r.node_id }));
   }
 
@@ -191,6 +213,7 @@ export class StorageService {
 
   async rename(user: AuthUser, id: number, newName: string): Promise<VolumeView> {
     const row = await this.require(user, id);
+    if (row.deleting_since) throw conflict('存储卷正在删除', 'VOLUME_DELETING');
     const name = this.fullName(user, newName);
     if (name !== row.name && !(await this.d.repo.rename(user.id, id, name))) {
       throw conflict('存储卷名称已存在', 'VOLUME_NAME_TAKEN');
@@ -199,22 +222,34 @@ export class StorageService {
     return view as VolumeView;
   }
 
-  async remove(user: AuthUser, id: number): Promise<void> {
-    const row = await this.require(user, id);
-    if ((await this.d.uses([id])).length > 0) {
-      throw conflict('该存储卷已被容器使用，无法删除', 'VOLUME_IN_USE');
+  /**
+   * 删除: answers at once with the volume 删除中; the node deletes it in the background
+   * (deletion.ts), the row and its share of the quota go when it is done. Refused while a
+   * container mounts it or its node is offline. A volume already being deleted answers as it is.
+   */
+  async remove(user: AuthUser, id: number): Promise<VolumeView> {
+    let row = await this.require(user, id);
+    if (!row.deleting_since) {
+      if ((await this.d.uses([id])).length > 0) throw conflict(MSG_VOLUME_IN_USE, 'VOLUME_IN_USE');
+      const node = await this.d.nodes.require(row.node_id);
+      if (node.status === 'offline') throw unavailable('存储节点离线，暂时无法删除存储卷', 'NODE_OFFLINE');
+      const marked = await this.d.repo.markDeleting(user.id, id, new Date(Date.now() + this.leaseMs));
+      if (marked) {
+        // A purchase that mounted it between the check and the mark: the mount wins.
+        if ((await this.d.uses([id])).length > 0) {
+          await this.d.repo.unmarkDeleting(id, null);
+          throw conflict(MSG_VOLUME_IN_USE, 'VOLUME_IN_USE');
+        }
+        this.deletions.start(marked);
+        row = marked;
+      } else {
+        // Marked by a request beside this one (which may even be done with it already).
+        row = (await this.d.repo.findForUser(user.id, id)) ?? { ...row, deleting_since: new Date() };
+      }
     }
-    const node = await this.d.nodes.require(row.node_id);
-    if (node.status === 'offline') throw unavailable('存储节点离线，暂时无法删除存储卷', 'NODE_OFFLINE');
-    try {
-      await this.d.agents.get(node).deleteVolume(String(user.id), agentVolumeName(id));
-    } catch (err) {
-      const failure = agentError(err, '删除存储卷失败');
-      // The node still sees a container using it (one the platform no longer knows, say).
-      if (failure.status === 409) throw conflict('该存储卷已被容器使用，无法删除', 'VOLUME_IN_USE');
-      throw failure;
-    }
-    await this.d.repo.delete(id);
+    // The row as marked, not read again: a small volume may be gone before this answers.
+    const [view] = await this.views([row]);
+    return view as VolumeView;
   }
 
   private async require(user: AuthUser, id: number): Promise<VolumeRow> {
@@ -245,6 +280,9 @@ export class StorageService {
         volumes.find((v) => v.name === source) ??
         volumes.find((v) => v.name === `${owner.username}-${source}`);
       if (!volume) throw badRequest(`存储卷 ${source} 不存在`, 'VOLUME_NOT_FOUND');
+      if (volume.deleting_since) {
+        throw badRequest(`存储卷 ${volume.name} 正在删除，无法挂载`, 'VOLUME_DELETING');
+      }
       if (volume.node_id !== nodeId) {
         throw badRequest(
           `存储卷 ${volume.name} 不在该服务器上，只能挂载同一节点的存储卷`,

@@ -5,12 +5,12 @@ import { requestOrigin } from '../../framework/proxy.js';
 import { parse } from '../../framework/validate.js';
 import type { WechatService } from './service.js';
 
-const callbackSchema = z.object({
+export const callbackSchema = z.object({
   code: z.string({ required_error: '缺少微信授权码' }).trim().min(1, '缺少微信授权码').max(512),
   state: z.string({ required_error: '缺少登录状态' }).trim().min(1, '缺少登录状态').max(256),
 });
 
-const sandboxSchema = z.object({
+export const sandboxSchema = z.object({
   nickname: z
     .string({ required_error: '请输入微信昵称' })
     .trim()

@@ -1,7 +1,8 @@
 import type { GpuMetrics } from '@gpucloud/control-plane/api';
 
-// The samples are the control plane's `GpuMetrics` (GET /api/admin/nodes/{id}/metrics and
-// GET /api/containers/{id}/metrics). A GPU is its UUID; the index only names its line.
+// The samples are the control plane's `GpuMetrics` (GET /api/admin/nodes/{id}/metrics; a
+// container's 监控 has charts of its own: features/containers/container-metrics.ts). A GPU is its
+// UUID; the index only names its line.
 
 export type GpuMetricKind = 'utilization' | 'memory';
 

@@ -32,6 +32,11 @@ export function statusDisplay(status: string, pullProgress?: number | null): Sta
     : display;
 }
 
+/** The phase of a pull under 拉取镜像中 (the node downloads the layers, then unpacks them). */
+export function pullPhaseLabel(phase: string | null | undefined): string {
+  return phase === 'extracting' ? '解压中' : '下载中';
+}
+
 export type ContainerAction = 'start' | 'stop' | 'destroy';
 
 /** The spec's action table: stop while running or starting, start otherwise; destroy always (not once deleted). */

@@ -40,6 +40,7 @@ export function aContainer(overrides: Partial<Container> = {}): Container {
     writable_layer_bytes: null,
     disk_warning: null,
     pull_progress: null,
+    pull_phase: null,
     no_gpu: false,
     no_gpu_price: 0,
     pending_mounts: null,

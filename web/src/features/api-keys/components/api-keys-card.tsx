@@ -7,7 +7,7 @@ import { MAX_API_KEYS } from '../types';
 import { ApiKeyTable } from './api-key-table';
 import { CreateApiKeyDialog } from './create-api-key-dialog';
 
-/** The profile's API keys: at most 5, for the X-API-Key header of the MCP endpoints. */
+/** The profile's API keys: at most 5, for the X-API-Key header of the public API and MCP. */
 export function ApiKeysCard() {
   const keys = useApiKeys();
   const [creating, setCreating] = useState(false);
@@ -30,7 +30,8 @@ export function ApiKeysCard() {
       }
     >
       <Typography.Paragraph type="secondary">
-        在请求头 X-API-Key 中携带密钥即可调用 /api/mcp/ 接口（MCP 服务地址 /api/mcp/server）。已创建 {total}/
+        在请求头 X-API-Key 中携带密钥即可调用容器、算力市场、镜像、余额与 MCP 接口（MCP 服务地址
+        /api/mcp/server），哪些接口接受密钥见 <Link to="/docs/api">API 文档</Link>。已创建 {total}/
         {MAX_API_KEYS} 个。<Link to="/user/mcp">前往 MCP 控制台</Link>
       </Typography.Paragraph>
       {keys.isError ? (

@@ -25,7 +25,11 @@ export function containerColumns(onOpenPanel: (container: Container, panel: Cont
       header: '状态',
       cell: (info) => (
         <Space size={4}>
-          <ContainerStatusTag status={info.getValue()} pullProgress={info.row.original.pull_progress} />
+          <ContainerStatusTag
+            status={info.getValue()}
+            pullProgress={info.row.original.pull_progress}
+            pullPhase={info.row.original.pull_phase}
+          />
           {info.row.original.node_status === 'offline' ? <Tag color="error">节点离线</Tag> : null}
           {info.row.original.no_gpu ? <Tag color="orange">无卡模式</Tag> : null}
           <GpuProblemTag container={info.row.original} />

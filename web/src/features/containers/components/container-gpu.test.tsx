@@ -41,7 +41,9 @@ describe('the GPUs of a container', { timeout: 60_000 }, () => {
     setSession('tok', { username: 'alice', nickname: '', isAdmin: false });
     fakeServer({
       'GET /api/containers': list([broken]),
-      'GET /api/containers/c-bad/metrics': () => ({ body: { gpus: [], samples: [] } }),
+      'GET /api/containers/c-bad/metrics': () => ({
+        body: { simulated: false, range: '1h', step_seconds: 60, gpus: [], samples: [] },
+      }),
     });
     renderRoutes(routes, '/user/containers');
     const row = await screen.findByTestId('container-row-c-bad');

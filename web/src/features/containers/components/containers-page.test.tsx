@@ -102,6 +102,40 @@ describe('my containers', () => {
     expect(findButtons(row, '停止')).toHaveLength(0);
   });
 
+  it('a pull shows its bar and phase (下载中, then 解压中) and follows the node’s bytes as they come', async () => {
+    let progress = 10;
+    fakeServer({
+      'GET /api/containers': () => ({
+        body: {
+          items: [
+            {
+              ...base,
+              container_id: 'c-pull',
+              status: 'pulling',
+              pull_progress: progress,
+              pull_phase: progress < 60 ? 'downloading' : 'extracting',
+            },
+          ],
+          total: 1,
+        },
+      }),
+      // The held status request answers with the next percentage: the list is read again.
+      'GET /api/containers/c-pull/status': () => {
+        progress = 60;
+        return { body: { status: 'pulling', pull_progress: 60 } };
+      },
+    });
+    renderRoutes(routes, '/user/containers');
+    const row = await screen.findByTestId('container-row-c-pull');
+    const shown = within(row).getByTestId('pull-progress');
+    expect(within(shown).getByText('拉取镜像中 10%')).toBeTruthy();
+    expect(within(shown).getByText('下载中')).toBeTruthy();
+    expect(within(shown).getByRole('progressbar').getAttribute('aria-valuenow')).toBe('10');
+    await waitFor(() => expect(within(row).getByText('拉取镜像中 60%')).toBeTruthy(), { timeout: 4000 });
+    expect(within(row).getByText('解压中')).toBeTruthy();
+    expect(within(row).getByRole('progressbar').getAttribute('aria-valuenow')).toBe('60');
+  });
+
   it('a starting container turns 运行中 as soon as the held status request answers, not at the next poll', async () => {
     let status = 'starting';
     const { requests } = fakeServer({

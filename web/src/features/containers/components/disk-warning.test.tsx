@@ -24,7 +24,9 @@ describe("a container's 系统盘 nearing the node's allowance", { timeout: 60_0
     setSession('tok', { username: 'alice', nickname: '', isAdmin: false });
     fakeServer({
       'GET /api/containers': list([full, runningContainer]),
-      'GET /api/containers/c-full/metrics': () => ({ body: { gpus: [], samples: [] } }),
+      'GET /api/containers/c-full/metrics': () => ({
+        body: { simulated: false, range: '1h', step_seconds: 60, gpus: [], samples: [] },
+      }),
     });
     renderRoutes(routes, '/user/containers');
     const row = await screen.findByTestId('container-row-c-full');

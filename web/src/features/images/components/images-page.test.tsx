@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { routes } from '../../../app/router';
 import { setSession } from '../../../lib/auth';
 import { dialog, fakeServer, getButton, renderRoutes, waitForButton } from '../../../test/render';
+import { runningContainer } from '../../containers/test-fixtures';
 import { anImage, imageList } from '../test-fixtures';
 
 beforeEach(() => {
@@ -132,5 +133,53 @@ describe('/user/images 我的镜像', { timeout: 60_000 }, () => {
     fireEvent.click(getButton(await screen.findByTestId('image-row-2'), '创建实例'));
     await waitFor(() => expect(router.state.location.pathname).toBe('/market'));
     expect(router.state.location.search).toBe('?imageType=custom&image=2');
+  });
+
+  it('a save sent to the background (后台保存) shows 保存中 n% with a bar in 我的镜像, moving until it is ready', async () => {
+    let saving = false;
+    let reads = 0;
+    fakeServer({
+      'GET /api/containers': () => ({ body: { items: [runningContainer], total: 1 } }),
+      'POST /api/containers/c-run/save-image': () => {
+        saving = true;
+        return { status: 202, body: { image_id: 5 } };
+      },
+      'GET /api/images/mine': () => {
+        if (!saving) return { body: imageList([]) };
+        reads++;
+        // 42% until the page of 我的镜像 has read it a few times, then 80%, then ready.
+        const progress = reads < 6 ? 42 : reads < 8 ? 80 : 100;
+        return {
+          body: imageList([
+            anImage({
+              id: 5,
+              name: 'bg-env',
+              tag: 'v1',
+              status: progress < 100 ? 'saving' : 'ready',
+              progress,
+            }),
+          ]),
+        };
+      },
+    });
+    const { router } = renderRoutes(routes, '/user/containers');
+    fireEvent.click(getButton(await screen.findByTestId('container-row-c-run'), '更多'));
+    fireEvent.click((await screen.findAllByText('保存镜像')).at(-1) as HTMLElement);
+    await screen.findByText(/^保存镜像 - /);
+    fireEvent.change(within(dialog()).getByLabelText('镜像名称'), { target: { value: 'bg-env' } });
+    fireEvent.change(within(dialog()).getByLabelText('标签'), { target: { value: 'v1' } });
+    fireEvent.click(getButton(dialog(), '保存'));
+    await screen.findByTestId('save-image-progress');
+    fireEvent.click(getButton(dialog(), '后台保存'));
+    await waitFor(() => expect(screen.queryByTestId('save-image-progress')).toBeNull());
+
+    await router.navigate('/user/images');
+    const row = await screen.findByTestId('image-row-5');
+    expect(within(row).getByText('保存中 42%')).toBeTruthy();
+    expect(within(row).getByRole('progressbar').getAttribute('aria-valuenow')).toBe('42');
+    await waitFor(() => expect(within(row).getByText('保存中 80%')).toBeTruthy(), { timeout: 8000 });
+    expect(within(row).getByRole('progressbar').getAttribute('aria-valuenow')).toBe('80');
+    await waitFor(() => expect(within(row).getByText('可用')).toBeTruthy(), { timeout: 8000 });
+    expect(within(row).queryByRole('progressbar')).toBeNull();
   });
 });

@@ -28,6 +28,7 @@ export function McpPage() {
         extra={
           <Space>
             <LinkButton to="/user/profile">API 密钥</LinkButton>
+            <LinkButton to="/docs/api">API 文档</LinkButton>
             <Button
               icon={<ReloadOutlined />}
               onClick={() => void containers.refetch()}

@@ -5,6 +5,7 @@ import { useMemo } from 'react';
 import { DataTable } from '../../../components/data-table';
 import { withDetail, withServerDetail } from '../../../lib/api-client';
 import { formatBytes, formatDateTime } from '../../../lib/format';
+import { pullPhaseLabel } from '../../containers/status';
 import { useNodeImages, useWarmImage } from '../api/node-images';
 
 const column = createColumnHelper<NodeImage>();
@@ -14,10 +15,18 @@ function ImageStatus({ image }: { image: NodeImage }) {
     case 'present':
       return <Tag color="success">已缓存</Tag>;
     case 'pulling':
+      // The percentage and the phase come from the bytes the node pulls (下载中, then 解压中).
       return (
         <Space size={4}>
           <Tag color="processing">预热中 {image.progress}%</Tag>
-          <Progress percent={image.progress} size="small" showInfo={false} style={{ width: 80, margin: 0 }} />
+          <Progress
+            percent={image.progress}
+            size="small"
+            showInfo={false}
+            style={{ width: 80, margin: 0 }}
+            aria-label="预热进度"
+          />
+          <Typography.Text type="secondary">{pullPhaseLabel(image.pull_phase)}</Typography.Text>
         </Space>
       );
     case 'failed':

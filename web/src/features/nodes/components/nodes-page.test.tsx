@@ -113,6 +113,7 @@ describe('admin nodes', () => {
               in_catalogue: true,
               status: warming ? (progress >= 100 ? 'present' : 'pulling') : 'absent',
               progress,
+              pull_phase: warming && progress < 100 ? (progress < 60 ? 'downloading' : 'extracting') : null,
               size_bytes: warming && progress >= 100 ? 5 * 1024 ** 3 : null,
               error: null,
               updated_at: null,
@@ -151,8 +152,12 @@ describe('admin nodes', () => {
     expect(requests.find((r) => r.method === 'POST')?.body).toEqual({
       image: 'nvidia/cuda:12.4.1-cudnn-devel-ubuntu22.04',
     });
-    // The table polls while the warm-up runs: a percentage, then the image is there.
-    expect(await within(cuda).findByText(/预热中 \d+%/)).toBeTruthy();
+    // The table polls while the warm-up runs: a percentage with its bar and phase, then the image is there.
+    expect(await within(cuda).findByText('预热中 30%', {}, { timeout: 5000 })).toBeTruthy();
+    expect(within(cuda).getByText('下载中')).toBeTruthy();
+    expect(within(cuda).getByRole('progressbar').getAttribute('aria-valuenow')).toBe('30');
+    expect(await within(cuda).findByText('预热中 60%', {}, { timeout: 5000 })).toBeTruthy();
+    expect(within(cuda).getByText('解压中')).toBeTruthy();
     await waitFor(() => expect(within(cuda).getByText('已缓存')).toBeTruthy(), { timeout: 10_000 });
   }, 20_000);
 

@@ -99,6 +99,10 @@ export function DocsPage() {
             <pre className="docs-code">
               <code>curl -H "X-API-Key: &lt;您的密钥&gt;" https://&lt;平台域名&gt;/api/mcp/containers</code>
             </pre>
+            <p>
+              同一个密钥也可以调用容器、算力市场、镜像与余额接口。全部接口、参数与答复见{' '}
+              <Link to="/docs/api">API 文档</Link>（OpenAPI 3.1：/api/openapi.json）。
+            </p>
             <p>API 密钥只在创建时完整显示一次，请妥善保管；如有泄露，请立即删除并重新创建。</p>
           </section>
         </article>

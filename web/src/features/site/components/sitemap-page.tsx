@@ -13,6 +13,7 @@ const GROUPS: { title: string; links: SiteLink[] }[] = [
       { to: '/user/containers', label: '我的容器' },
       { to: '/user/storage', label: '存储管理' },
       { to: '/user/mcp', label: 'MCP 控制台' },
+      { to: '/docs/api', label: 'API 文档' },
       { to: '/user/balance', label: '余额与充值' },
       { to: '/user/billing-records', label: '账单记录' },
       { to: '/user/orders', label: '我的订单' },

@@ -18,10 +18,16 @@ export function useVolumes(nodeId?: number) {
   });
 }
 
+/** While a volume is being deleted (删除中 n%), the page reads it again this often. */
+export const DELETING_POLL_MS = 1000;
+
+/** Usage and volumes; read every second while any volume is 删除中, until it is gone. */
 export function useStorageInfo() {
   return useQuery({
     queryKey: storageKeys.info(),
     queryFn: ({ signal }) => api.get<StorageInfo>('/api/storage/info', { signal }),
+    refetchInterval: (query) =>
+      query.state.data?.volumes.some((v) => v.status === 'deleting') ? DELETING_POLL_MS : false,
   });
 }
 

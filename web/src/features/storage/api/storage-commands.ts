@@ -1,4 +1,4 @@
-import type { NewVolume, Volume } from '@gpucloud/control-plane/api';
+import type { NewVolume, StorageInfo, Volume } from '@gpucloud/control-plane/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { storageKeys } from '../../../lib/query-keys';
@@ -19,5 +19,18 @@ export const useRenameVolume = () =>
     api.put<Volume>(`/api/storage/volumes/${id}/rename`, { new_name: newName }),
   );
 
-export const useDeleteVolume = () =>
-  useStorageMutation((id: number) => api.delete<{ ok: boolean }>(`/api/storage/volumes/${id}`));
+/**
+ * 删除: the server answers at once (202) with the volume 删除中; it shows so at once, and the page
+ * follows it (useStorageInfo) until the node has deleted it.
+ */
+export function useDeleteVolume() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => api.delete<Volume>(`/api/storage/volumes/${id}`),
+    onSuccess: (volume) =>
+      queryClient.setQueryData<StorageInfo>(storageKeys.info(), (info) =>
+        info ? { ...info, volumes: info.volumes.map((v) => (v.id === volume.id ? volume : v)) } : info,
+      ),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: storageKeys.all }),
+  });
+}

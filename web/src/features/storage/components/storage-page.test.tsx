@@ -16,6 +16,9 @@ const volume = (over: Partial<Volume>): Volume => ({
   size: 3 * 1024 ** 3,
   node_id: 1,
   agent: { server_hostname: 'gpu1.example.com', name: 'gpu1', region: '华东' },
+  status: 'ready',
+  delete_progress: null,
+  delete_error: null,
   containers: [],
   created_at: '2026-11-20T08:00:00.000Z',
   ...over,
@@ -118,7 +121,10 @@ describe('/user/storage', () => {
           containers: [{ id: 'c1', container_id: 'c1', name: 'train', mount_path: '/b', pending: false }],
         }),
       ]),
-      'DELETE /api/storage/volumes/1': () => ({ body: { ok: true } }),
+      'DELETE /api/storage/volumes/1': () => ({
+        status: 202,
+        body: volume({ status: 'deleting', delete_progress: 0 }),
+      }),
     });
     renderRoutes(routes, '/user/storage');
     fireEvent.click(getButton(await screen.findByTestId('volume-alice-busy'), '删除'));
@@ -128,7 +134,63 @@ describe('/user/storage', () => {
     fireEvent.click(getButton(screen.getByTestId('volume-alice-data01'), '删除'));
     await screen.findByText('确定要删除这个存储卷吗？相关的数据将会丢失。');
     fireEvent.click(await waitForButton(document.body, '确定'));
-    await screen.findByText('删除成功');
+    await screen.findByText('已开始删除，完成后存储卷将从列表中移除');
     expect(server.requests.find((r) => r.method === 'DELETE')?.path).toBe('/api/storage/volumes/1');
+  });
+
+  it('shows 删除中 n% with a bar from the 202 on, reads again every second, and drops the row once gone', async () => {
+    let deleted = false;
+    let reads = 0;
+    const server = fakeServer({
+      'GET /api/storage/info': () => {
+        if (!deleted) return info([volume({})]);
+        reads++;
+        // 35%, then 80%, then gone.
+        if (reads === 1) return info([volume({ status: 'deleting', delete_progress: 35 })]);
+        if (reads === 2) return info([volume({ status: 'deleting', delete_progress: 80 })]);
+        return info([]);
+      },
+      'GET /api/storage/nodes': () => ({ body: [] }),
+      'DELETE /api/storage/volumes/1': () => {
+        deleted = true;
+        return { status: 202, body: volume({ status: 'deleting', delete_progress: 0 }) };
+      },
+    });
+    renderRoutes(routes, '/user/storage');
+    fireEvent.click(getButton(await screen.findByTestId('volume-alice-data01'), '删除'));
+    fireEvent.click(await waitForButton(document.body, '确定'));
+
+    const bar = async (percent: number) => {
+      const row = await screen.findByTestId('volume-alice-data01');
+      await waitFor(() => expect(within(row).getByText(`删除中 ${percent}%`)).toBeTruthy(), {
+        timeout: 4000,
+      });
+      expect(within(row).getByRole('progressbar').getAttribute('aria-valuenow')).toBe(String(percent));
+      // Nothing more to do with it while it goes.
+      expect(getButton(row, '删除').disabled).toBe(true);
+      expect(getButton(row, '重命名').disabled).toBe(true);
+    };
+    await bar(35);
+    await bar(80);
+    await waitFor(() => expect(screen.queryByTestId('volume-alice-data01')).toBeNull(), { timeout: 4000 });
+    expect(await screen.findByText('暂无存储卷')).toBeTruthy();
+    // Gone: no more reading every second.
+    const settled = server.requests.length;
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(server.requests.length).toBe(settled);
+  });
+
+  it('a delete the node could not finish leaves the volume 可用 with the reason', async () => {
+    fakeServer(
+      storage([volume({ delete_error: '存储卷中的 part-1/7.bin 无法删除 (EPERM), 其余数据可能已删除' })]),
+    );
+    renderRoutes(routes, '/user/storage');
+    const row = await screen.findByTestId('volume-alice-data01');
+    expect(within(row).getByText('可用')).toBeTruthy();
+    expect(
+      within(row).getByText('删除失败：存储卷中的 part-1/7.bin 无法删除 (EPERM), 其余数据可能已删除'),
+    ).toBeTruthy();
+    expect(within(row).queryByRole('progressbar')).toBeNull();
+    expect(getButton(row, '删除').disabled).toBe(false);
   });
 });

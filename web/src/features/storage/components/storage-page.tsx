@@ -14,6 +14,7 @@ import { measureStorageNow, useStorageInfo } from '../api/get-volumes';
 import { useDeleteVolume } from '../api/storage-commands';
 import { MSG_DELETE_CONFIRM, MSG_VOLUME_IN_USE, STORAGE_QUOTA_GB } from '../types';
 import { CreateVolumeDialog, RenameVolumeDialog } from './volume-dialogs';
+import { VolumeStatus } from './volume-status';
 
 const column = createColumnHelper<Volume>();
 
@@ -77,7 +78,7 @@ export function StoragePage() {
         okButtonProps: { danger: true },
         onOk: () =>
           remove.mutateAsync(volume.id).then(
-            () => message.success('删除成功'),
+            () => message.success('已开始删除，完成后存储卷将从列表中移除'),
             (err) => message.error(withServerDetail('删除存储卷失败', err)),
           ),
       });
@@ -122,21 +123,37 @@ export function StoragePage() {
             </Space>
           ),
       }),
+      column.accessor('status', { header: '状态', cell: (c) => <VolumeStatus volume={c.row.original} /> }),
       column.accessor('created_at', { header: '创建时间', cell: (c) => formatDateTime(c.getValue()) }),
       column.display({
         id: 'actions',
         header: '操作',
         meta: { sticky: 'right' },
-        cell: (c) => (
-          <Space size={0}>
-            <Button type="link" size="small" onClick={() => setRenaming(c.row.original)}>
-              重命名
-            </Button>
-            <Button type="link" size="small" danger onClick={() => askDelete(c.row.original)}>
-              删除
-            </Button>
-          </Space>
-        ),
+        cell: (c) => {
+          // Nothing to rename or delete again while the node deletes it.
+          const deleting = c.row.original.status === 'deleting';
+          return (
+            <Space size={0}>
+              <Button
+                type="link"
+                size="small"
+                disabled={deleting}
+                onClick={() => setRenaming(c.row.original)}
+              >
+                重命名
+              </Button>
+              <Button
+                type="link"
+                size="small"
+                danger
+                disabled={deleting}
+                onClick={() => askDelete(c.row.original)}
+              >
+                删除
+              </Button>
+            </Space>
+          );
+        },
       }),
     ];
   }, [message, modal, remove]);

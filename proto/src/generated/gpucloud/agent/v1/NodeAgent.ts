@@ -9,6 +9,7 @@ import type { ContainerInfo as _gpucloud_agent_v1_ContainerInfo, ContainerInfo__
 import type { ContainerRef as _gpucloud_agent_v1_ContainerRef, ContainerRef__Output as _gpucloud_agent_v1_ContainerRef__Output } from '../../../gpucloud/agent/v1/ContainerRef';
 import type { CreateContainerRequest as _gpucloud_agent_v1_CreateContainerRequest, CreateContainerRequest__Output as _gpucloud_agent_v1_CreateContainerRequest__Output } from '../../../gpucloud/agent/v1/CreateContainerRequest';
 import type { CreateVolumeRequest as _gpucloud_agent_v1_CreateVolumeRequest, CreateVolumeRequest__Output as _gpucloud_agent_v1_CreateVolumeRequest__Output } from '../../../gpucloud/agent/v1/CreateVolumeRequest';
+import type { DeleteVolumeProgress as _gpucloud_agent_v1_DeleteVolumeProgress, DeleteVolumeProgress__Output as _gpucloud_agent_v1_DeleteVolumeProgress__Output } from '../../../gpucloud/agent/v1/DeleteVolumeProgress';
 import type { DeleteVolumeRequest as _gpucloud_agent_v1_DeleteVolumeRequest, DeleteVolumeRequest__Output as _gpucloud_agent_v1_DeleteVolumeRequest__Output } from '../../../gpucloud/agent/v1/DeleteVolumeRequest';
 import type { DeleteVolumeResponse as _gpucloud_agent_v1_DeleteVolumeResponse, DeleteVolumeResponse__Output as _gpucloud_agent_v1_DeleteVolumeResponse__Output } from '../../../gpucloud/agent/v1/DeleteVolumeResponse';
 import type { GetHostInfoRequest as _gpucloud_agent_v1_GetHostInfoRequest, GetHostInfoRequest__Output as _gpucloud_agent_v1_GetHostInfoRequest__Output } from '../../../gpucloud/agent/v1/GetHostInfoRequest';
@@ -79,6 +80,11 @@ export interface NodeAgentClient extends grpc.Client {
   deleteVolume(argument: _gpucloud_agent_v1_DeleteVolumeRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gpucloud_agent_v1_DeleteVolumeResponse__Output>): grpc.ClientUnaryCall;
   deleteVolume(argument: _gpucloud_agent_v1_DeleteVolumeRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gpucloud_agent_v1_DeleteVolumeResponse__Output>): grpc.ClientUnaryCall;
   deleteVolume(argument: _gpucloud_agent_v1_DeleteVolumeRequest, callback: grpc.requestCallback<_gpucloud_agent_v1_DeleteVolumeResponse__Output>): grpc.ClientUnaryCall;
+  
+  DeleteVolumeWithProgress(argument: _gpucloud_agent_v1_DeleteVolumeRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_gpucloud_agent_v1_DeleteVolumeProgress__Output>;
+  DeleteVolumeWithProgress(argument: _gpucloud_agent_v1_DeleteVolumeRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_gpucloud_agent_v1_DeleteVolumeProgress__Output>;
+  deleteVolumeWithProgress(argument: _gpucloud_agent_v1_DeleteVolumeRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_gpucloud_agent_v1_DeleteVolumeProgress__Output>;
+  deleteVolumeWithProgress(argument: _gpucloud_agent_v1_DeleteVolumeRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_gpucloud_agent_v1_DeleteVolumeProgress__Output>;
   
   GetHostInfo(argument: _gpucloud_agent_v1_GetHostInfoRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gpucloud_agent_v1_HostInfo__Output>): grpc.ClientUnaryCall;
   GetHostInfo(argument: _gpucloud_agent_v1_GetHostInfoRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gpucloud_agent_v1_HostInfo__Output>): grpc.ClientUnaryCall;
@@ -264,6 +270,8 @@ export interface NodeAgentHandlers extends grpc.UntypedServiceImplementation {
   
   DeleteVolume: grpc.handleUnaryCall<_gpucloud_agent_v1_DeleteVolumeRequest__Output, _gpucloud_agent_v1_DeleteVolumeResponse>;
   
+  DeleteVolumeWithProgress: grpc.handleServerStreamingCall<_gpucloud_agent_v1_DeleteVolumeRequest__Output, _gpucloud_agent_v1_DeleteVolumeProgress>;
+  
   GetHostInfo: grpc.handleUnaryCall<_gpucloud_agent_v1_GetHostInfoRequest__Output, _gpucloud_agent_v1_HostInfo>;
   
   GetVolumeUsage: grpc.handleUnaryCall<_gpucloud_agent_v1_VolumeRef__Output, _gpucloud_agent_v1_Volume>;
@@ -313,6 +321,7 @@ export interface NodeAgentDefinition extends grpc.ServiceDefinition {
   CreateContainer: MethodDefinition<_gpucloud_agent_v1_CreateContainerRequest, _gpucloud_agent_v1_ContainerInfo, _gpucloud_agent_v1_CreateContainerRequest__Output, _gpucloud_agent_v1_ContainerInfo__Output>
   CreateVolume: MethodDefinition<_gpucloud_agent_v1_CreateVolumeRequest, _gpucloud_agent_v1_Volume, _gpucloud_agent_v1_CreateVolumeRequest__Output, _gpucloud_agent_v1_Volume__Output>
   DeleteVolume: MethodDefinition<_gpucloud_agent_v1_DeleteVolumeRequest, _gpucloud_agent_v1_DeleteVolumeResponse, _gpucloud_agent_v1_DeleteVolumeRequest__Output, _gpucloud_agent_v1_DeleteVolumeResponse__Output>
+  DeleteVolumeWithProgress: MethodDefinition<_gpucloud_agent_v1_DeleteVolumeRequest, _gpucloud_agent_v1_DeleteVolumeProgress, _gpucloud_agent_v1_DeleteVolumeRequest__Output, _gpucloud_agent_v1_DeleteVolumeProgress__Output>
   GetHostInfo: MethodDefinition<_gpucloud_agent_v1_GetHostInfoRequest, _gpucloud_agent_v1_HostInfo, _gpucloud_agent_v1_GetHostInfoRequest__Output, _gpucloud_agent_v1_HostInfo__Output>
   GetVolumeUsage: MethodDefinition<_gpucloud_agent_v1_VolumeRef, _gpucloud_agent_v1_Volume, _gpucloud_agent_v1_VolumeRef__Output, _gpucloud_agent_v1_Volume__Output>
   InspectContainer: MethodDefinition<_gpucloud_agent_v1_ContainerRef, _gpucloud_agent_v1_ContainerInfo, _gpucloud_agent_v1_ContainerRef__Output, _gpucloud_agent_v1_ContainerInfo__Output>

@@ -29,7 +29,11 @@ export const adminContainerColumns = [
     header: '状态',
     cell: ({ row }) => (
       <Space size={4} wrap>
-        <ContainerStatusTag status={row.original.status} pullProgress={row.original.pull_progress} />
+        <ContainerStatusTag
+          status={row.original.status}
+          pullProgress={row.original.pull_progress}
+          pullPhase={row.original.pull_phase}
+        />
         {row.original.no_gpu ? <Tag color="orange">无卡模式</Tag> : null}
         <GpuProblemTag container={row.original} />
         <DiskWarningTag container={row.original} />
