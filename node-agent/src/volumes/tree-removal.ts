@@ -17,7 +17,8 @@ export interface TreeCount {
 const PARALLEL_UNLINKS = 32;
 
 const code = (err: unknown) => (err as { code?: unknown }).code;
-const isMissing = (err: unknown) => code(err) === 'ENOENT';
+/** A file or folder that is not there (ENOENT): removed meanwhile. */
+export const isMissing = (err: unknown) => code(err) === 'ENOENT';
 
 /** Calls `report` with a count that moved, at most every `intervalMs` unless `final`. */
 function throttled(report: (count: TreeCount) => void, intervalMs: number) {
@@ -42,7 +43,8 @@ async function readdirOrEmpty(dir: string): Promise<Dirent[]> {
   }
 }
 
-async function lstatOrUndefined(p: string): Promise<Stats | undefined> {
+/** The entry's own stat (a link is not followed), or undefined where it is not there. */
+export async function lstatOrUndefined(p: string): Promise<Stats | undefined> {
   try {
     return await fs.lstat(p);
   } catch (err) {

@@ -7,7 +7,7 @@ import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { AgentError, failedPrecondition, invalidArgument, notFound } from '../errors.js';
-import { measureTree, removeTree } from './tree-removal.js';
+import { isMissing, lstatOrUndefined, measureTree, removeTree } from './tree-removal.js';
 
 export const VOLUME_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 export const OWNER_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
@@ -53,19 +53,6 @@ export function checkOwnerId(ownerId: string): string {
     throw invalidArgument(`owner id must be 1-64 letters, digits, _ or -, got "${ownerId}"`);
   }
   return ownerId;
-}
-
-function isMissing(err: unknown): boolean {
-  return (err as { code?: unknown }).code === 'ENOENT';
-}
-
-async function lstatOrUndefined(p: string): Promise<Stats | undefined> {
-  try {
-    return await fs.lstat(p);
-  } catch (err) {
-    if (isMissing(err)) return undefined;
-    throw err;
-  }
 }
 
 /** Bytes of the files under `dir`, walking without following symlinks. */
