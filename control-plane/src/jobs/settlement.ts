@@ -29,6 +29,11 @@ export interface SettlementDeps {
 export class SettlementJob {
   private readonly queue: Queue<{ slot: number }>;
 
+  /** This replica's name in settlement_runs. */
+  get replica(): string {
+    return this.d.replica;
+  }
+
   constructor(
     scheduler: Scheduler,
     private readonly d: SettlementDeps,
