@@ -6,6 +6,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Middleware } from 'koa';
+import { tokenOfAuthorization } from '../framework/auth.js';
 import type { FastPath } from '../framework/fast-path.js';
 import type { ControlPlaneMetrics } from './control-plane-metrics.js';
 
@@ -36,9 +37,9 @@ export function routeLabel(matched: unknown, path: string, status: number): stri
 
 /** Whether an Authorization header carries the token (compared in constant time). */
 export function bearerMatches(header: string | undefined, token: string): boolean {
-  const match = /^Bearer (.+)$/i.exec(header ?? '');
-  if (!match?.[1]) return false;
-  const given = Buffer.from(match[1]);
+  const bearer = tokenOfAuthorization(header);
+  if (!bearer) return false;
+  const given = Buffer.from(bearer);
   const wanted = Buffer.from(token);
   return given.length === wanted.length && timingSafeEqual(given, wanted);
 }
