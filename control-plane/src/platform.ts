@@ -16,7 +16,6 @@ import { buildBilling } from './modules/billing/build.js';
 import { CatalogueRepository } from './modules/catalogue/repository.js';
 import { seedCatalogue } from './modules/catalogue/seed.js';
 import { CatalogueService } from './modules/catalogue/service.js';
-import { MarketCache } from './modules/cloud-products/market-cache.js';
 import { CloudProductsRepository } from './modules/cloud-products/repository.js';
 import { CloudProductsService, type CloudProductView } from './modules/cloud-products/service.js';
 import { Allocator } from './modules/containers/allocator.js';
@@ -82,7 +81,7 @@ export function buildServices(config: Config, knex: Knex, log: Logger, registry:
   // A user's balance and container list, kept between the changes the database announces.
   const replyChanges = new ChangeFeed({
     databaseUrl: config.databaseUrl,
-    channels: [REPLY_CHANNELS.balance, REPLY_CHANNELS.containerList],
+    channels: [REPLY_CHANNELS.balance, REPLY_CHANNELS.containerList, REPLY_CHANNELS.market],
     barrierChannel: 'reply_barrier',
     name: 'the reply change listener',
     log,
@@ -167,7 +166,8 @@ export function buildServices(config: Config, knex: Knex, log: Logger, registry:
     },
     log,
   });
-  const marketCache = new MarketCache<CloudProductView[]>(config.databaseUrl, log);
+  // The market's list, one reply for every user (announcements carry no keys).
+  const marketCache = new KeyedChangeCache<CloudProductView[]>(replyChanges, REPLY_CHANNELS.market, 1);
   const products = new CloudProductsService(
     new CloudProductsRepository(knex),
     nodes,
@@ -190,7 +190,7 @@ export function buildServices(config: Config, knex: Knex, log: Logger, registry:
     storage,
     log,
     billing: billing.containerHooks,
-    gpuSamples: new ContainerGpuSamples({ repo: new ContainerGpuSamplesRepository(knex), nodes }),
+    gpuSamples: new ContainerGpuSamples({ repo: new ContainerGpuSamplesRepository(knex), nodes, log }),
     changes: containerChanges,
     listCache: new KeyedChangeCache(replyChanges, REPLY_CHANNELS.containerList),
   });
@@ -351,14 +351,13 @@ export async function startControlPlane(
   await services.containerChanges
     .start()
     .catch((err) => log('container changes are not announced (LISTEN failed)', err));
-  // The market's list is cached only while its changes are heard (a failure only logs).
-  await services.marketCache
-    .start()
-    .catch((err) => log('market changes are not heard (LISTEN failed): the market list is not cached', err));
-  // Balances and container lists are kept only while their changes are heard (a failure only logs).
+  // Balances, container lists and the market's list are kept only while their changes are heard
+  // (a failure only logs).
   await services.replyChanges
     .start()
-    .catch((err) => log('reply changes are not heard (LISTEN failed): balances and lists are not kept', err));
+    .catch((err) =>
+      log('reply changes are not heard (LISTEN failed): balances, lists and the market are not kept', err),
+    );
   // Sessions are cached only while revocations are heard (a failure only logs: nothing is cached).
   await services.accounts.revocations.start();
   const app = createApp({
@@ -421,7 +420,6 @@ export async function startControlPlane(
       await services.storage.deletions.stop();
       services.agents.close();
       await services.containerChanges.close();
-      await services.marketCache.close();
       await services.replyChanges.close();
       await services.accounts.revocations.close();
       await services.registry.close();

@@ -88,9 +88,10 @@ function sampleAt(at: number, values: (uuid: string) => Reading | undefined): Gp
   };
 }
 
-/** Writes samples as the node monitor does (all of them in one tick). */
+/** Records samples as the node monitor does, and writes them now (not when their minute is over). */
 async function record(samples: GpuSample__Output[]): Promise<void> {
-  await Promise.all(samples.map((s) => cp.services.containers.recordGpuSample(market.nodeId, s)));
+  for (const s of samples) cp.services.containers.recordGpuSample(market.nodeId, s);
+  await cp.services.containers.flushGpuSamples();
 }
 
 const pointAt = (m: Metrics, t: number, uuid: string): Point | null | undefined => {
@@ -137,8 +138,9 @@ describe('监控 of a container', () => {
     );
     const mine = await heldUuids(alice, a);
     expect(mine).toHaveLength(2);
-    // The agent samples every 15 s: the container's first minute appears within one.
+    // The agent samples every 15 s; a minute is written once it is over (a flush writes it now).
     const first = await until('a sample of the container', async () => {
+      await cp.services.containers.flushGpuSamples();
       const m = await metrics(alice, a);
       return m.samples.length > 0 ? m : undefined;
     });
@@ -164,6 +166,7 @@ describe('监控 of a container', () => {
 
     // Bob's container has its own GPU, and his chart only that one.
     const his = await until('a sample of bob’s container', async () => {
+      await cp.services.containers.flushGpuSamples();
       const m = await metrics(bob, b);
       return m.samples.length > 0 ? m : undefined;
     });

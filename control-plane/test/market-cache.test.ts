@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MarketCache } from '../src/modules/cloud-products/market-cache.js';
+import { ChangeFeed, KeyedChangeCache, REPLY_CHANNELS } from '../src/db/change-cache.js';
 import type { CloudProductView } from '../src/modules/cloud-products/service.js';
 import { type RunningControlPlane, startControlPlane } from '../src/platform.js';
-import { createTestDatabase, testConfig } from './harness.js';
+import { ApiClient, createTestDatabase, testConfig } from './harness.js';
 
 // The market's list is cached in each replica between changes. Two replicas on one database: a
 // change committed through either (or by anything writing the database) is seen by the other's
@@ -165,20 +167,100 @@ describe('the market list cache', () => {
     expect(b.services.marketCache.loads).toBe(loads);
   });
 
+  it('answers GET /api/cloud-products with the kept reply: gzipped where accepted, 304 while unchanged', async () => {
+    // A few more nodes' products: a list of over 1 KB (smaller replies are not compressed).
+    for (const i of [1, 2, 3]) {
+      const [more] = await a
+        .knex('nodes')
+        .insert({
+          name: `cache-node-${i}`,
+          address: `127.0.0.1:${i + 1}`,
+          token: 't',
+          region: '其他区',
+          status: 'offline',
+        })
+        .returning('id');
+      await a.services.products.ensureDefaultProduct(
+        await a.services.nodes.require((more as { id: number }).id),
+        99,
+      );
+    }
+    const user = new ApiClient(b.url);
+    await user.register('cache_reader');
+    /** A raw GET (fetch would decompress and hide the encoding). */
+    const get = (headers: Record<string, string>) =>
+      new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>(
+        (resolve, reject) => {
+          const req = httpRequest(
+            `${b.url}/api/cloud-products`,
+            { headers: { authorization: `Bearer ${user.token}`, ...headers } },
+            (res) => {
+              const chunks: Buffer[] = [];
+              res.on('data', (c: Buffer) => chunks.push(c));
+              res.on('end', () =>
+                resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+              );
+            },
+          );
+          req.on('error', reject).end();
+        },
+      );
+    const plain = await get({});
+    expect(plain.status).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers['content-type']).toBe('application/json; charset=utf-8');
+    const list = JSON.parse(plain.body.toString()) as { items: { id: number }[]; total: number };
+    expect(list.items.map((p) => p.id)).toContain(productId);
+    expect(list.total).toBe(list.items.length);
+    expect(plain.body.length).toBeGreaterThan(1024);
+
+    const zipped = await get({ 'accept-encoding': 'gzip, deflate, br' });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers.vary).toContain('Accept-Encoding');
+    expect(gunzipSync(zipped.body).equals(plain.body)).toBe(true);
+    expect(zipped.headers.etag).not.toBe(plain.headers.etag);
+
+    // Unchanged: the client's copy is still good, for each encoding.
+    for (const [first, encoding] of [
+      [plain, {}],
+      [zipped, { 'accept-encoding': 'gzip' }],
+    ] as const) {
+      const again = await get({ ...encoding, 'if-none-match': String(first.headers.etag) });
+      expect(again.status).toBe(304);
+      expect(again.body.length).toBe(0);
+    }
+    // A change of the list (another replica's): the old copy is not good any more.
+    await a.knex('cloud_products').where({ id: productId }).update({ price_fen: 177 });
+    const changed = await get({ 'if-none-match': String(plain.headers.etag) });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.etag).not.toBe(plain.headers.etag);
+    const item = (
+      JSON.parse(changed.body.toString()) as { items: { id: number; price: number }[] }
+    ).items.find((p) => p.id === productId);
+    expect(item?.price).toBe(1.77);
+  });
+
   it('caches nothing while it does not listen', async () => {
-    const cache = new MarketCache<number>(url, () => {});
+    const feed = new ChangeFeed({
+      databaseUrl: url,
+      channels: [REPLY_CHANNELS.market],
+      barrierChannel: 'market_test_barrier',
+      name: 'a market listener',
+      log: () => {},
+    });
+    const cache = new KeyedChangeCache<number>(feed, REPLY_CHANNELS.market, 1);
     let loads = 0;
     const load = async () => ++loads;
-    expect(await cache.get(load)).toBe(1);
-    expect(await cache.get(load)).toBe(2);
-    await cache.start();
-    expect(await cache.get(load)).toBe(3);
-    expect(await cache.get(load)).toBe(3);
+    expect(await cache.get('market', load)).toBe(1);
+    expect(await cache.get('market', load)).toBe(2);
+    await feed.start();
+    expect(await cache.get('market', load)).toBe(3);
+    expect(await cache.get('market', load)).toBe(3);
     await a.knex.raw(`select pg_notify('market_changed', '')`);
-    expect(await cache.get(load)).toBe(4);
-    await cache.close();
+    expect(await cache.get('market', load)).toBe(4);
+    await feed.close();
     expect(cache.listening).toBe(false);
-    expect(await cache.get(load)).toBe(5);
-    expect(await cache.get(load)).toBe(6);
+    expect(await cache.get('market', load)).toBe(5);
+    expect(await cache.get('market', load)).toBe(6);
   });
 });

@@ -1,10 +1,10 @@
 // Replies kept in memory per key (a user) between changes, for reads every console page makes (a
-// user's balance, their container list). Triggers (migration 70) announce every change of what a
-// reply shows on a PostgreSQL channel, whichever replica, job or agent report made it, with the
-// keys it concerns as the payload ("12,40"; "*" or "" for every key); one connection of each
-// control plane listens, and an announcement drops those keys' replies.
+// user's balance, their container list, the market's list). Triggers (migrations 59 and 70)
+// announce every change of what a reply shows on a PostgreSQL channel, whichever replica, job or
+// agent report made it, with the keys it concerns as the payload ("12,40"; "*" or "" for every
+// key); one connection of each control plane listens, and an announcement drops those keys' replies.
 //
-// Across replicas (as the market's list, cloud-products/market-cache.ts): before a kept reply is
+// Across replicas: before a kept reply is
 // served, this replica sends itself a barrier on its listening connection and waits for it to come
 // back. PostgreSQL delivers a listener's notifications in commit order, so every change committed
 // before the request began (and so every change already acknowledged to anyone, through any
@@ -22,6 +22,11 @@ export const REPLY_CHANNELS = {
   balance: 'balance_changed',
   /** What a user's container list shows (their containers, GPUs held, nodes, name). */
   containerList: 'container_list_changed',
+  /**
+   * What the market's list shows (products, a node's status or GPUs, a GPU rented or given back,
+   * an image present on a node, the catalogue): migration 59, no payload (every key).
+   */
+  market: 'market_changed',
 } as const;
 
 /** How long a request waits for its barrier before it reads the database instead. */

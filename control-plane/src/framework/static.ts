@@ -221,7 +221,7 @@ function pick(
 }
 
 /** Whether If-None-Match names this ETag (weak or strong). */
-function matches(header: string | undefined, etag: string): boolean {
+export function matches(header: string | undefined, etag: string): boolean {
   return Boolean(header?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag));
 }
 

@@ -407,11 +407,9 @@ export class NodeMonitor {
       if (status === 'running' && LEAVING_ACTIONS.has(event.container.action)) return;
       await this.containers.applyAgentState(id, status, observedAt, facts);
     } else if (event.gpuSample) {
-      // The node's samples, and each container's share of them (监控).
-      await Promise.all([
-        this.nodes.recordGpuSample(node.id, event.gpuSample),
-        this.containers.recordGpuSample(node.id, event.gpuSample),
-      ]);
+      // The node's samples, and each container's share of them (监控, written per minute).
+      this.containers.recordGpuSample(node.id, event.gpuSample);
+      await this.nodes.recordGpuSample(node.id, event.gpuSample);
     } else if (event.reconcile) {
       // When the agent listed them (its clock), never later than now (ours).
       const listedAt = Number(event.reconcile.timeUnixMs) || Date.now();

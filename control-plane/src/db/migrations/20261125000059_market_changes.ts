@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 
 // Every change of what the market's list shows is announced on the PostgreSQL channel
 // market_changed, whichever replica, job or agent report made it: each control plane drops its
-// cached list (modules/cloud-products/market-cache.ts). Row triggers (one notification per
+// cached list (db/change-cache.ts, REPLY_CHANNELS.market). Row triggers (one notification per
 // transaction: PostgreSQL folds equal ones); updates of nodes and node_images only when a column
 // the list reads changed (a heartbeat or an image listing that changes nothing announces nothing).
 const EVERY_CHANGE = ['cloud_products', 'node_gpus', 'gpu_allocations', 'frameworks', 'framework_versions'];

@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import { type AppState, requireUser } from '../../framework/auth.js';
+import { sendKept } from '../../framework/kept-json.js';
 import { idParam, parse } from '../../framework/validate.js';
 import { productListQuery } from './schema.js';
 import type { CloudProductsService } from './service.js';
@@ -13,15 +14,15 @@ export function cloudProductRoutes(products: CloudProductsService): Router<AppSt
     const gpuTypes = (Array.isArray(q.gpuTypes) ? q.gpuTypes : q.gpuTypes ? [q.gpuTypes] : []).filter(
       (t) => t && t !== '全选',
     );
-    // { items, total } (CloudProductListReply), as text: the whole list's is made once per change.
-    ctx.body = await products.listReply({
+    // { items, total } (CloudProductListReply), made once per filter and change of the list.
+    const reply = await products.listReply({
       region: q.region || undefined,
       systemType: q.systemType === 'all' ? undefined : q.systemType,
       gpuTypes,
       gpuCount: q.gpuCount,
       status: q.status,
     });
-    ctx.type = 'application/json';
+    await sendKept(ctx, reply);
   });
 
   router.get('/regions', async (ctx) => {

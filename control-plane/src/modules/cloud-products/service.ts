@@ -1,11 +1,12 @@
 import { agentError } from '../../agents/agent-errors.js';
 import type { AgentPool } from '../../agents/agent-pool.js';
+import type { KeyedChangeCache } from '../../db/change-cache.js';
 import { conflict, notFound } from '../../framework/errors.js';
+import { KeptJson } from '../../framework/kept-json.js';
 import { yuanToFen } from '../../framework/money.js';
 import type { NodeRow, NodeSummary } from '../nodes/repository.js';
 import type { NodesService } from '../nodes/service.js';
 import type { AdminProductReply, CloudProductListReply, CloudProductReply } from './contract.js';
-import type { MarketCache } from './market-cache.js';
 import type {
   CloudProductRecord,
   CloudProductRow,
@@ -81,14 +82,36 @@ export function productView(
   };
 }
 
+/** Filters kept per market list (listReply): the console's few combinations, and then some. */
+const MAX_KEPT_FILTERS = 64;
+
+/** The market's products matching the filter (the whole list itself when it filters nothing). */
+function filterMarket(
+  all: CloudProductView[],
+  filter: ProductFilter & { gpuCount?: number | undefined; status?: string | undefined },
+): CloudProductView[] {
+  const filtered =
+    filter.region || filter.gpuTypes?.length || filter.systemType || filter.gpuCount || filter.status;
+  if (!filtered) return all;
+  const gpuTypes = filter.gpuTypes && filter.gpuTypes.length > 0 ? new Set(filter.gpuTypes) : undefined;
+  return all.filter(
+    (p) =>
+      (!filter.region || p.region === filter.region) &&
+      (!gpuTypes || gpuTypes.has(p.gpu_type)) &&
+      systemMatches(p, filter.systemType) &&
+      (!filter.gpuCount || p.gpu_available >= filter.gpuCount) &&
+      (!filter.status || p.status === filter.status),
+  );
+}
+
 export class CloudProductsService {
   constructor(
     private readonly repo: CloudProductsRepository,
     private readonly nodes: NodesService,
     private readonly agents: AgentPool,
     private readonly usage: GpuUsage,
-    /** The market's list between changes (market-cache.ts); without it every list reads the database. */
-    private readonly market?: MarketCache<CloudProductView[]>,
+    /** The market's list between changes (db/change-cache.ts); without it every list reads the database. */
+    private readonly market?: KeyedChangeCache<CloudProductView[]>,
   ) {}
 
   /**
@@ -98,36 +121,44 @@ export class CloudProductsService {
   async list(
     filter: ProductFilter & { gpuCount?: number | undefined; status?: string | undefined },
   ): Promise<CloudProductView[]> {
-    const all = await (this.market ? this.market.get(() => this.loadMarket()) : this.loadMarket());
-    const filtered =
-      filter.region || filter.gpuTypes?.length || filter.systemType || filter.gpuCount || filter.status;
-    // The whole list is the cached array itself: its reply text is kept with it (listReply).
-    if (!filtered) return all;
-    const gpuTypes = filter.gpuTypes && filter.gpuTypes.length > 0 ? new Set(filter.gpuTypes) : undefined;
-    return all.filter(
-      (p) =>
-        (!filter.region || p.region === filter.region) &&
-        (!gpuTypes || gpuTypes.has(p.gpu_type)) &&
-        systemMatches(p, filter.systemType) &&
-        (!filter.gpuCount || p.gpu_available >= filter.gpuCount) &&
-        (!filter.status || p.status === filter.status),
-    );
+    return filterMarket(await this.marketList(), filter);
   }
 
-  /** The reply text of each list served whole (a cached list's is made once). */
-  private readonly replies = new WeakMap<CloudProductView[], string>();
+  /** The replies made of each market list (per filter), kept while the list is. */
+  private readonly replies = new WeakMap<CloudProductView[], Map<string, KeptJson>>();
 
-  /** GET /api/cloud-products's reply as JSON text: list's items and their count. */
+  /**
+   * GET /api/cloud-products's reply (list's items and their count), made once per filter while
+   * the market's list stays the same (the last MAX_KEPT_FILTERS filters asked).
+   */
   async listReply(
     filter: ProductFilter & { gpuCount?: number | undefined; status?: string | undefined },
-  ): Promise<string> {
-    const items = await this.list(filter);
-    let text = this.replies.get(items);
-    if (text === undefined) {
-      text = JSON.stringify({ items, total: items.length } satisfies CloudProductListReply);
-      this.replies.set(items, text);
+  ): Promise<KeptJson> {
+    const all = await this.marketList();
+    let kept = this.replies.get(all);
+    if (!kept) {
+      kept = new Map();
+      this.replies.set(all, kept);
     }
-    return text;
+    const key = JSON.stringify([
+      filter.region ?? '',
+      [...(filter.gpuTypes ?? [])].sort(),
+      filter.systemType ?? '',
+      filter.gpuCount ?? 0,
+      filter.status ?? '',
+    ]);
+    let reply = kept.get(key);
+    if (!reply) {
+      const items = filterMarket(all, filter);
+      reply = new KeptJson({ items, total: items.length } satisfies CloudProductListReply);
+      kept.set(key, reply);
+      if (kept.size > MAX_KEPT_FILTERS) kept.delete(kept.keys().next().value as string);
+    }
+    return reply;
+  }
+
+  private marketList(): Promise<CloudProductView[]> {
+    return this.market ? this.market.get('market', () => this.loadMarket()) : this.loadMarket();
   }
 
   /**

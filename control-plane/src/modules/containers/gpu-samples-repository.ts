@@ -3,18 +3,20 @@
 // every value array is the GPU gpu_uuids[i] (the UUIDs sorted).
 import type { Knex } from 'knex';
 
-/** One GPU's reading in one sample, as the node reported it (whole numbers). */
-export interface GpuReading {
+/** One GPU's minute (so far) on its node: sums over `samples` samples and maxima (whole numbers). */
+export interface GpuMinute {
   nodeId: number;
   gpuUuid: string;
-  /** The minute the sample belongs to. */
   minute: Date;
-  /** The sample's bucket within its minute, as a bit (1 << bucket). */
-  bucketBit: number;
-  utilization: number;
-  memoryUsedMib: number;
-  temperatureC: number;
-  powerW: number;
+  /** The sample buckets in the sums, one bit each (1 << bucket). */
+  buckets: number;
+  samples: number;
+  utilizationSum: number;
+  utilizationMax: number;
+  memoryUsedSum: number;
+  memoryUsedMax: number;
+  temperatureSum: number;
+  powerSum: number;
   powerLimitW: number;
 }
 
@@ -53,7 +55,7 @@ const MAXIMA = ['utilization_max', 'memory_used_max'] as const;
 const elementwise = (col: string, op: (a: string, b: string) => string) =>
   `ARRAY(SELECT ${op('a', 'b')} FROM unnest(s.${col}, excluded.${col}) WITH ORDINALITY AS u(a, b, i) ORDER BY i)`;
 
-/** A minute's later bucket adds to it; a minute whose GPUs changed (a restart) starts again. */
+/** A minute's later buckets add to it; a minute whose GPUs changed (a restart) starts again. */
 const SAME_GPUS = 's.gpu_uuids = excluded.gpu_uuids';
 const MERGE = [
   `buckets = CASE WHEN ${SAME_GPUS} THEN s.buckets | excluded.buckets ELSE excluded.buckets END`,
@@ -77,18 +79,19 @@ export class ContainerGpuSamplesRepository {
   constructor(private readonly knex: Knex) {}
 
   /**
-   * Adds the readings of one round (at most one sample per node and minute) to the minute rows of
-   * the containers that hold those GPUs now (gpu_allocations) and run: one statement, whatever the
-   * number of nodes. A bucket already in a minute (another replica wrote it) is not added again.
+   * Adds GPUs' minutes (at most one per GPU and minute) to the minute rows of the containers that
+   * hold those GPUs now (gpu_allocations) and run: one statement, whatever the number of nodes.
+   * Buckets already in a row (another replica wrote them) are not added again.
    */
-  async addReadings(readings: GpuReading[]): Promise<void> {
-    if (readings.length === 0) return;
-    const col = <K extends keyof GpuReading>(key: K) => readings.map((r) => r[key]);
+  async addMinutes(minutes: GpuMinute[]): Promise<void> {
+    if (minutes.length === 0) return;
+    const col = <K extends keyof GpuMinute>(key: K) => minutes.map((r) => r[key]);
     await this.knex.raw(
       `WITH v AS (
-         SELECT * FROM unnest(?::bigint[], ?::text[], ?::timestamptz[], ?::int[], ?::smallint[], ?::int[],
-                              ?::smallint[], ?::smallint[], ?::smallint[])
-           AS v(node_id, gpu_uuid, minute, bucket_bit, utilization, memory_used, temperature, power, power_limit)
+         SELECT * FROM unnest(?::bigint[], ?::text[], ?::timestamptz[], ?::int[], ?::smallint[], ?::smallint[],
+                              ?::smallint[], ?::int[], ?::int[], ?::smallint[], ?::smallint[], ?::smallint[])
+           AS v(node_id, gpu_uuid, minute, buckets, samples, utilization_sum, utilization_max, memory_used_sum,
+                memory_used_max, temperature_sum, power_sum, power_limit)
        ), held AS (
          SELECT a.container_id, v.*
            FROM v
@@ -99,13 +102,13 @@ export class ContainerGpuSamplesRepository {
        INSERT INTO container_gpu_samples AS s
               (container_id, minute, gpu_uuids, buckets, samples, utilization_sum, utilization_max,
                memory_used_sum, memory_used_max, temperature_sum, power_sum, power_limit)
-       SELECT container_id, minute, array_agg(gpu_uuid ORDER BY gpu_uuid), bucket_bit, 1,
-              array_agg(utilization ORDER BY gpu_uuid), array_agg(utilization ORDER BY gpu_uuid),
-              array_agg(memory_used ORDER BY gpu_uuid), array_agg(memory_used ORDER BY gpu_uuid),
-              array_agg(temperature ORDER BY gpu_uuid), array_agg(power ORDER BY gpu_uuid),
+       SELECT container_id, minute, array_agg(gpu_uuid ORDER BY gpu_uuid), buckets, samples,
+              array_agg(utilization_sum ORDER BY gpu_uuid), array_agg(utilization_max ORDER BY gpu_uuid),
+              array_agg(memory_used_sum ORDER BY gpu_uuid), array_agg(memory_used_max ORDER BY gpu_uuid),
+              array_agg(temperature_sum ORDER BY gpu_uuid), array_agg(power_sum ORDER BY gpu_uuid),
               array_agg(power_limit ORDER BY gpu_uuid)
          FROM held
-        GROUP BY container_id, minute, bucket_bit
+        GROUP BY container_id, minute, buckets, samples
        ON CONFLICT (container_id, minute) DO UPDATE
           SET ${MERGE}
         WHERE s.buckets & excluded.buckets = 0 OR NOT (${SAME_GPUS})`,
@@ -113,11 +116,14 @@ export class ContainerGpuSamplesRepository {
         col('nodeId'),
         col('gpuUuid'),
         col('minute'),
-        col('bucketBit'),
-        col('utilization'),
-        col('memoryUsedMib'),
-        col('temperatureC'),
-        col('powerW'),
+        col('buckets'),
+        col('samples'),
+        col('utilizationSum'),
+        col('utilizationMax'),
+        col('memoryUsedSum'),
+        col('memoryUsedMax'),
+        col('temperatureSum'),
+        col('powerSum'),
         col('powerLimitW'),
       ] as unknown as Knex.RawBinding[],
     );

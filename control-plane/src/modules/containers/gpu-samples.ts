@@ -1,20 +1,24 @@
-// 监控: each container's GPU samples. A node's sample is split by the GPUs' holders when it comes
-// (gpu_allocations: the container holding each GPU then, running or starting), so the chart of a
-// container is its own even after its GPUs went to another (an hourly container gives them back
-// when it stops). Samples of the fleet's nodes are written together per tick, in one statement
-// (as the nodes module writes gpu_samples), into one row per container and minute; the node
-// monitor rolls complete 5-minute spans up and prunes: at most an hour of minutes and a day of
-// 5-minute rows per container. A destroyed container's samples go with it.
+// 监控: each container's GPU samples. A node's samples are summed per minute in memory (per GPU:
+// sums, maxima, the sample buckets in them) and written once the minute is over, all nodes in one
+// statement, split by the GPUs' holders then (gpu_allocations: the container holding each GPU,
+// running or starting), so the chart of a container is its own even after its GPUs went to
+// another (an hourly container gives them back when it stops). One row per container and minute;
+// the node monitor rolls complete 5-minute spans up and prunes: at most an hour of minutes and a
+// day of 5-minute rows per container. A destroyed container's samples go with it.
+//
+// A write per minute instead of one per heartbeat tick: on a fleet of a thousand nodes the
+// per-tick upserts kept PostgreSQL busy enough to slow every other query (the market's list).
+// What it costs: the minute a container gives its GPUs back in is not its own (its holder when
+// the minute is written gets it, or nobody), and a chart shows minutes once they are over.
 import type { GpuSample__Output } from '@gpucloud/proto';
 import type { Knex } from 'knex';
-import { TickBatch } from '../nodes/heartbeats.js';
 import type { NodeGpuRow } from '../nodes/repository.js';
 import { GPU_SAMPLE_BUCKET_MS } from '../nodes/service.js';
 import type { ContainerGpuPointReply, ContainerMetricsReply } from './contract.js';
 import type {
   ContainerGpuSamplesRepository,
   FiveMinuteRow,
-  GpuReading,
+  GpuMinute,
   MinuteRow,
 } from './gpu-samples-repository.js';
 import type { MetricsRange } from './schema.js';
@@ -25,18 +29,29 @@ const FIVE_MINUTES_MS = 5 * MINUTE_MS;
 export const MINUTES_KEPT_MS = 60 * MINUTE_MS;
 /** 5-minute rows are kept this long (最近 24 小时). */
 export const FIVE_MINUTES_KEPT_MS = 24 * 60 * MINUTE_MS;
-/** A 5-minute span is rolled up once its last minute takes no more samples (they come within a tick). */
+/** A minute is written this long after it ends (samples in transit, agents' clocks a little behind). */
+const WRITE_GRACE_MS = 5_000;
+/** A 5-minute span is rolled up once its last minute is written. */
 const ROLL_UP_GRACE_MS = 30_000;
 
 /** Sample buckets per minute (4 of 15 s): one bit each in a minute row. */
 const BUCKETS_PER_MINUTE = Math.max(1, Math.round(MINUTE_MS / GPU_SAMPLE_BUCKET_MS));
 
-interface NodeSample {
+/** A node's samples of one minute so far, per GPU (UUIDs sorted; position i of each array is uuids[i]). */
+interface NodeMinute {
   nodeId: number;
-  /** The minute (ms) and the bucket bit within it. */
   minute: number;
-  bucketBit: number;
-  gpus: Omit<GpuReading, 'nodeId' | 'minute' | 'bucketBit'>[];
+  /** The sample buckets in the sums, one bit each: a bucket sampled twice is counted once. */
+  buckets: number;
+  samples: number;
+  uuids: string[];
+  utilizationSum: number[];
+  utilizationMax: number[];
+  memorySum: number[];
+  memoryMax: number[];
+  temperatureSum: number[];
+  powerSum: number[];
+  powerLimit: number[];
 }
 
 const clamp = (value: number, low: number, high: number) =>
@@ -175,14 +190,18 @@ export interface ContainerGpuSamplesDeps {
   repo: ContainerGpuSamplesRepository;
   /** The node's GPU rows (index, model, memory) for the legend. */
   nodes: { gpus(nodeId: number): Promise<NodeGpuRow[]> };
-  /** How long a sample waits for the others of its tick (HEARTBEAT_TICK_MS by default). */
-  tickMs?: number;
+  /** Where a write that failed is told (its minutes are dropped: the next ones are written). */
+  log?: (message: string, err?: unknown) => void;
   now?: () => number;
 }
 
 export class ContainerGpuSamples {
-  private readonly batch: TickBatch<NodeSample>;
   private readonly now: () => number;
+  /** The minutes being summed, by node and minute. */
+  private pending = new Map<string, NodeMinute>();
+  private timer: NodeJS.Timeout | undefined;
+  /** Writes one after another (a flush waits for the one under way). */
+  private writing: Promise<void> = Promise.resolve();
   /**
    * Where this replica's roll-ups have reached: only spares it reading minutes again (a 5-minute
    * row is written once whoever rolls it up, so replicas and restarts need no agreement).
@@ -192,57 +211,111 @@ export class ContainerGpuSamples {
 
   constructor(private readonly d: ContainerGpuSamplesDeps) {
     this.now = d.now ?? Date.now;
-    this.batch = new TickBatch((items) => this.write(items), d.tickMs);
   }
 
-  /** Settles once written, with the other nodes' samples of its tick. */
-  record(nodeId: number, sample: GpuSample__Output): Promise<void> {
+  /** Adds a node's sample to its minute (written once the minute is over, or at a flush). */
+  record(nodeId: number, sample: GpuSample__Output): void {
     const now = this.now();
     // The agent's clock, never ahead of ours.
     const at = Math.min(Number(sample.timeUnixMs) || now, now);
     const minute = Math.floor(at / MINUTE_MS) * MINUTE_MS;
     const bucket = Math.min(BUCKETS_PER_MINUTE - 1, Math.floor((at - minute) / GPU_SAMPLE_BUCKET_MS));
-    return this.batch.add({
-      nodeId,
-      minute,
-      bucketBit: 1 << bucket,
-      gpus: sample.gpus
-        .filter((g) => g.uuid)
-        .map((g) => ({
-          gpuUuid: g.uuid,
-          utilization: clamp(g.utilizationPercent, 0, 100),
-          memoryUsedMib: clamp(Number(g.memoryUsedMib), 0, LARGE),
-          temperatureC: clamp(g.temperatureC, -50, Math.min(250, SMALL)),
-          powerW: clamp(g.powerDrawW, 0, SMALL),
-          powerLimitW: clamp(g.powerLimitW, 0, 32767),
-        })),
-    });
-  }
-
-  /** Writes what waits for its tick now (the node monitor's stop). */
-  flush(): Promise<void> {
-    return this.batch.flush();
-  }
-
-  /**
-   * One statement per round; a tick holds one round unless a node sent two samples of one minute
-   * in it (a statement may not write one row twice).
-   */
-  private async write(items: NodeSample[]): Promise<void> {
-    const rounds: GpuReading[][] = [];
-    const seen = new Map<string, number>();
-    for (const item of items) {
-      const key = `${item.nodeId}|${item.minute}`;
-      const round = seen.get(key) ?? 0;
-      seen.set(key, round + 1);
-      const readings = rounds[round] ?? [];
-      rounds[round] = readings;
-      const minute = new Date(item.minute);
-      for (const gpu of item.gpus) {
-        readings.push({ ...gpu, nodeId: item.nodeId, minute, bucketBit: item.bucketBit });
-      }
+    const bit = 1 << bucket;
+    const gpus = sample.gpus
+      .filter((g) => g.uuid)
+      .sort((x, y) => (x.uuid < y.uuid ? -1 : x.uuid > y.uuid ? 1 : 0));
+    if (gpus.length === 0) return;
+    const key = `${nodeId}|${minute}`;
+    let m = this.pending.get(key);
+    const sameGpus = m?.uuids.length === gpus.length && gpus.every((g, i) => g.uuid === m?.uuids[i]);
+    if (m && sameGpus && m.buckets & bit) return; // that bucket is in already
+    if (!m || !sameGpus) {
+      // A minute whose GPUs changed (the agent restarted, a GPU went) starts again, as in the table.
+      const zeros = () => gpus.map(() => 0);
+      m = {
+        nodeId,
+        minute,
+        buckets: 0,
+        samples: 0,
+        uuids: gpus.map((g) => g.uuid),
+        utilizationSum: zeros(),
+        utilizationMax: zeros(),
+        memorySum: zeros(),
+        memoryMax: zeros(),
+        temperatureSum: zeros(),
+        powerSum: zeros(),
+        powerLimit: zeros(),
+      };
+      this.pending.set(key, m);
     }
-    for (const readings of rounds) await this.d.repo.addReadings(readings);
+    m.buckets |= bit;
+    m.samples++;
+    gpus.forEach((g, i) => {
+      const utilization = clamp(g.utilizationPercent, 0, 100);
+      const memory = clamp(Number(g.memoryUsedMib), 0, LARGE);
+      const t = m as NodeMinute;
+      t.utilizationSum[i] = (t.utilizationSum[i] ?? 0) + utilization;
+      t.utilizationMax[i] = Math.max(t.utilizationMax[i] ?? 0, utilization);
+      t.memorySum[i] = (t.memorySum[i] ?? 0) + memory;
+      t.memoryMax[i] = Math.max(t.memoryMax[i] ?? 0, memory);
+      t.temperatureSum[i] = (t.temperatureSum[i] ?? 0) + clamp(g.temperatureC, -50, Math.min(250, SMALL));
+      t.powerSum[i] = (t.powerSum[i] ?? 0) + clamp(g.powerDrawW, 0, SMALL);
+      t.powerLimit[i] = clamp(g.powerLimitW, 0, 32767);
+    });
+    this.schedule();
+  }
+
+  /** Writes every minute summed so far, the current one too (the node monitor's stop). */
+  flush(): Promise<void> {
+    return this.write(() => true);
+  }
+
+  /** A write at the end of the next minute (plus the grace), while anything waits. */
+  private schedule(): void {
+    if (this.timer || this.pending.size === 0) return;
+    const now = Date.now();
+    const at = Math.floor(now / MINUTE_MS) * MINUTE_MS + MINUTE_MS + WRITE_GRACE_MS;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      const over = Math.floor((this.now() - WRITE_GRACE_MS) / MINUTE_MS) * MINUTE_MS;
+      // A failed write was logged (write): the next minutes are written all the same.
+      this.write((m) => m.minute < over)
+        .catch(() => undefined)
+        .finally(() => this.schedule());
+    }, at - now);
+    this.timer.unref();
+  }
+
+  /** Writes the minutes `due` picks, all nodes in one statement, and forgets them. */
+  private write(due: (m: NodeMinute) => boolean): Promise<void> {
+    const minutes: NodeMinute[] = [];
+    for (const [key, m] of this.pending) {
+      if (!due(m)) continue;
+      minutes.push(m);
+      this.pending.delete(key);
+    }
+    const rows: GpuMinute[] = minutes.flatMap((m) =>
+      m.uuids.map((gpuUuid, i) => ({
+        nodeId: m.nodeId,
+        gpuUuid,
+        minute: new Date(m.minute),
+        buckets: m.buckets,
+        samples: m.samples,
+        utilizationSum: m.utilizationSum[i] ?? 0,
+        utilizationMax: m.utilizationMax[i] ?? 0,
+        memoryUsedSum: m.memorySum[i] ?? 0,
+        memoryUsedMax: m.memoryMax[i] ?? 0,
+        temperatureSum: m.temperatureSum[i] ?? 0,
+        powerSum: m.powerSum[i] ?? 0,
+        powerLimitW: m.powerLimit[i] ?? 0,
+      })),
+    );
+    if (rows.length === 0) return this.writing;
+    const run = this.writing.then(() => this.d.repo.addMinutes(rows));
+    this.writing = run.catch((err: unknown) => {
+      this.d.log?.(`GPU samples of ${minutes.length} node minutes not written`, err);
+    });
+    return run;
   }
 
   /**

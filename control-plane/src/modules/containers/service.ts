@@ -396,11 +396,11 @@ export class ContainersService {
   }
 
   /** A node's GPU sample, for the containers holding its GPUs (the node monitor's). */
-  recordGpuSample(nodeId: number, sample: GpuSample__Output): Promise<void> {
-    return this.d.gpuSamples.record(nodeId, sample);
+  recordGpuSample(nodeId: number, sample: GpuSample__Output): void {
+    this.d.gpuSamples.record(nodeId, sample);
   }
 
-  /** Writes the GPU samples waiting for their tick (the node monitor's stop). */
+  /** Writes the GPU samples of the minutes not over yet (the node monitor's stop; tests). */
   flushGpuSamples(): Promise<void> {
     return this.d.gpuSamples.flush();
   }
