@@ -21,8 +21,9 @@ window.getComputedStyle = (element: Element) => computedStyle(element);
 
 // Role queries check visibility through getComputedStyle on every ancestor, which is very slow on
 // antd's CSS-in-JS pages; tests look for elements that are on screen anyway. The first render of a
-// lazily loaded route compiles its module, hence the longer wait.
-configure({ defaultHidden: true, asyncUtilTimeout: 15_000 });
+// lazily loaded route compiles its module, hence the longer wait: 15 s was once not enough for the
+// market's while the Docker suites ran beside (npm test's other lane); tests time out at 60 s.
+configure({ defaultHidden: true, asyncUtilTimeout: 30_000 });
 
 afterEach(() => {
   cleanup();
