@@ -73,11 +73,12 @@ function takeSignals() {
     process.removeAllListeners(signal);
     process.on(signal, () => {
       interrupted = signal;
-      if (!suites) return;
-      try {
-        process.kill(-suites.pid, signal);
-      } catch {
-        // the group is gone already
+      for (const child of suites ?? []) {
+        try {
+          process.kill(-child.pid, signal);
+        } catch {
+          // the group is gone already
+        }
       }
     });
   }
@@ -126,44 +127,63 @@ for (const pkg of PACKAGES) {
   rmSync(path.join(ROOT, pkg, 'test-failures.json'), { force: true });
 }
 const started = Date.now();
-suites = spawn(
-  'npx',
-  [
-    'lerna',
-    'run',
-    'test',
-    '--no-bail',
-    '--no-sort',
-    '--concurrency',
-    '1',
-    '--stream',
-    '--skip-nx-cache',
-    '--',
-    '--reporter=default',
-    '--reporter=json',
-    '--outputFile=test-results.json',
-    `--reporter=${path.join(ROOT, 'scripts/lib/failure-reporter.mjs')}`,
-  ],
-  {
-    cwd: ROOT,
-    stdio: 'inherit',
-    // Its own process group: a signal reaches npx, lerna and every vitest worker (npx alone does
-    // not pass it on), and only through the handler below.
-    detached: true,
-    env: {
-      ...process.env,
-      DATABASE_URL: pg.url,
-      DOCKER_HOST: engine.dockerHost,
-      GPUCLOUD_TEST_IMAGE: image,
-      AGENT_TOOLBOX_DIR: toolbox,
-      CHROMIUM_PATH: chromium,
+/**
+ * Two lanes side by side: the suites that drive Docker and PostgreSQL (mostly waiting on them)
+ * one after another in one, and the suites that only compute (the console's jsdom tests, the
+ * CLI's) in the other: on a 2-core machine each lane keeps a core busy. Within a lane the
+ * suites run one at a time; each lane's suites are independent of the other's (the Docker
+ * suites take host ports from bands of their own).
+ */
+const LANES = [
+  ['node-agent', 'control-plane', 'e2e'],
+  ['proto', 'web', 'cli'],
+];
+for (const pkg of PACKAGES)
+  if (!LANES.some((lane) => lane.includes(pkg))) throw new Error(`${pkg} is in no lane of scripts/test.mjs`);
+suites = LANES.map((lane) =>
+  spawn(
+    'npx',
+    [
+      'lerna',
+      'run',
+      'test',
+      ...lane.flatMap((pkg) => ['--scope', `@gpucloud/${pkg}`]),
+      '--no-bail',
+      '--no-sort',
+      '--concurrency',
+      '1',
+      '--stream',
+      '--skip-nx-cache',
+      '--',
+      '--reporter=default',
+      '--reporter=json',
+      '--outputFile=test-results.json',
+      `--reporter=${path.join(ROOT, 'scripts/lib/failure-reporter.mjs')}`,
+    ],
+    {
+      cwd: ROOT,
+      stdio: 'inherit',
+      // Its own process group: a signal reaches npx, lerna and every vitest worker (npx alone does
+      // not pass it on), and only through the handler below.
+      detached: true,
+      env: {
+        ...process.env,
+        DATABASE_URL: pg.url,
+        DOCKER_HOST: engine.dockerHost,
+        GPUCLOUD_TEST_IMAGE: image,
+        AGENT_TOOLBOX_DIR: toolbox,
+        CHROMIUM_PATH: chromium,
+      },
     },
-  },
+  ),
 );
-const result = await new Promise((resolve) =>
-  suites.on('exit', (code, signal) => resolve({ status: code ?? 1, signal })),
+const results = await Promise.all(
+  suites.map(
+    (child) =>
+      new Promise((resolve) => child.on('exit', (code, signal) => resolve({ status: code ?? 1, signal }))),
+  ),
 );
-
+const result = results.find((r) => r.status !== 0) ?? results[0];
 let passed = 0;
 let failed = 0;
 let skipped = 0;
@@ -227,8 +247,9 @@ for (const pkg of PACKAGES) {
     lines.push(`  ${pkg}: ran no test`);
     continue;
   }
+  const ended = Math.max(r.startTime, ...(r.testResults ?? []).map((t) => t.endTime ?? 0));
   lines.push(
-    `  ${pkg}: ${r.numPassedTests} passed, ${r.numFailedTests + suiteErrors} failed, ${r.numPendingTests} skipped`,
+    `  ${pkg}: ${r.numPassedTests} passed, ${r.numFailedTests + suiteErrors} failed, ${r.numPendingTests} skipped (${Math.round((ended - r.startTime) / 1000)} s)`,
   );
 }
 
