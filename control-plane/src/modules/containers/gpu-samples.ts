@@ -248,12 +248,12 @@ export class ContainerGpuSamples {
       };
       this.pending.set(key, m);
     }
-    m.buckets |= bit;
-    m.samples++;
+    const t = m;
+    t.buckets |= bit;
+    t.samples++;
     gpus.forEach((g, i) => {
       const utilization = clamp(g.utilizationPercent, 0, 100);
       const memory = clamp(Number(g.memoryUsedMib), 0, LARGE);
-      const t = m as NodeMinute;
       t.utilizationSum[i] = (t.utilizationSum[i] ?? 0) + utilization;
       t.utilizationMax[i] = Math.max(t.utilizationMax[i] ?? 0, utilization);
       t.memorySum[i] = (t.memorySum[i] ?? 0) + memory;
