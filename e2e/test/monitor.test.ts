@@ -54,8 +54,11 @@ async function expectChartsWithData(): Promise<void> {
 }
 
 describe('监控 in the browser', () => {
-  it('opens 监控 of a running container on simulated GPUs: four charts with data and the 模拟 tag', async () => {
-    // The agent samples every 15 s: wait for the container's first minute before opening.
+  it('opens 监控 of a running container on simulated GPUs: four charts with data and the 模拟 tag', {
+    timeout: 300_000,
+  }, async () => {
+    // The agent samples every 15 s and a minute is written 5 s after it ends: the container's
+    // first minute shows up to 80 s after it started. Wait for it before opening.
     await expect
       .poll(
         async () =>
@@ -65,7 +68,7 @@ describe('监控 in the browser', () => {
               `/api/containers/${containerId}/metrics?range=1h`,
             )
           ).body.samples.length,
-        { timeout: 45_000, interval: 1000 },
+        { timeout: 120_000, interval: 1000 },
       )
       .toBeGreaterThan(0);
 

@@ -33,11 +33,16 @@ export function watchPage(page: Page): void {
   page.on('pageerror', (e) => note(`script error: ${e.message}`));
 }
 
-/** Every page of every context of `browser` is watched from its first request on. */
+/**
+ * Every page of every context of `browser` is watched from its first request on. Contexts ask for
+ * reduced motion unless a test says otherwise: the console then opens dialogs without antd's zoom,
+ * so a click right after a dialog opens lands where Playwright aimed (a click in the frames before
+ * the zoom starts could land beside a button that was still growing, and be lost).
+ */
 export function watchBrowser(browser: Browser): Browser {
   const newContext = browser.newContext.bind(browser);
-  browser.newContext = async (...args) => {
-    const context = await newContext(...args);
+  browser.newContext = async (options = {}) => {
+    const context = await newContext({ reducedMotion: 'reduce', ...options });
     context.on('page', watchPage);
     return context;
   };
@@ -54,8 +59,18 @@ async function describePage(page: Page): Promise<string> {
   )
     .replace(/\s+/g, ' ')
     .slice(0, 500);
+  // Dialogs and drawers render at the end of <body>, past what `shows` keeps: named on their own.
+  const dialogs = await page
+    .locator('[role=dialog]:visible')
+    .evaluateAll((nodes) => nodes.map((n) => (n.textContent ?? '').replace(/\s+/g, ' ').slice(0, 120)))
+    .catch(() => ['(unreadable)']);
   const trouble = pageTrouble.get(page) ?? [];
-  return `  page: ${page.url()}\n  shows: ${shows}\n  trouble: ${trouble.join(' | ') || 'none'}`;
+  return [
+    `  page: ${page.url()}`,
+    `  shows: ${shows}`,
+    `  dialogs: ${dialogs.length > 0 ? dialogs.join(' | ') : 'none'}`,
+    `  trouble: ${trouble.join(' | ') || 'none'}`,
+  ].join('\n');
 }
 
 /**
