@@ -82,7 +82,6 @@ export function buildServices(config: Config, knex: Knex, log: Logger, registry:
   const replyChanges = new ChangeFeed({
     databaseUrl: config.databaseUrl,
     channels: [REPLY_CHANNELS.balance, REPLY_CHANNELS.containerList, REPLY_CHANNELS.market],
-    barrierChannel: 'reply_barrier',
     name: 'the reply change listener',
     log,
   });

@@ -244,7 +244,6 @@ describe('the market list cache', () => {
     const feed = new ChangeFeed({
       databaseUrl: url,
       channels: [REPLY_CHANNELS.market],
-      barrierChannel: 'market_test_barrier',
       name: 'a market listener',
       log: () => {},
     });

@@ -280,11 +280,37 @@ describe('the container list reply cache', () => {
 });
 
 describe('a keyed change cache', () => {
+  it('drops a reply on the very next read after a change committed on another connection, every time', async () => {
+    const feed = new ChangeFeed({
+      databaseUrl: url,
+      channels: [REPLY_CHANNELS.balance],
+      name: 'a test listener',
+      log: () => {},
+    });
+    const cache = new KeyedChangeCache<number>(feed, REPLY_CHANNELS.balance);
+    await feed.start();
+    let loads = 0;
+    const load = async () => ++loads;
+    try {
+      let kept = await cache.get(42, load);
+      for (let i = 0; i < 300; i++) {
+        // The barrier is a round trip on the listening connection (no NOTIFY of its own): the
+        // change, committed and acknowledged on a pooled connection, must have dropped the reply.
+        await a.knex.transaction((trx) => trx.raw(`select pg_notify('balance_changed', '42')`));
+        const next = await cache.get(42, load);
+        expect(next).toBe(kept + 1);
+        expect(await cache.get(42, load)).toBe(next);
+        kept = next;
+      }
+    } finally {
+      await feed.close();
+    }
+  });
+
   it('keeps nothing while it does not listen, and drops the keys an announcement names', async () => {
     const feed = new ChangeFeed({
       databaseUrl: url,
       channels: [REPLY_CHANNELS.balance],
-      barrierChannel: 'reply_barrier_test',
       name: 'a test listener',
       log: () => {},
     });

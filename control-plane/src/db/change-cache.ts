@@ -4,16 +4,14 @@
 // agent report made it, with the keys it concerns as the payload ("12,40"; "*" or "" for every
 // key); one connection of each control plane listens, and an announcement drops those keys' replies.
 //
-// Across replicas: before a kept reply is
-// served, this replica sends itself a barrier on its listening connection and waits for it to come
-// back. PostgreSQL delivers a listener's notifications in commit order, so every change committed
-// before the request began (and so every change already acknowledged to anyone, through any
-// replica) has dropped the reply by then. Requests arriving while a barrier is on its way share
-// the next one, which leaves once the requests read in the same turn of the event loop have
-// joined it. Each replica's barriers travel on a channel of its own, so no replica wakes for
-// another's. While the connection is down (and until it is back) nothing is kept: every request
-// reads the database.
-import { randomBytes } from 'node:crypto';
+// Across replicas: before a kept reply is served, this replica makes a round trip on its
+// listening connection (`PgListener.sync`): PostgreSQL sends a listener the notifications it was
+// signalled for before it answers, and a transaction signals the listeners before its commit is
+// acknowledged, so every change committed before the request began (and so every change already
+// acknowledged to anyone, through any replica) has dropped the reply by then. Requests arriving
+// while a round trip is on its way share the next one, which leaves once the requests read in
+// the same turn of the event loop have joined it. While the connection is down (and until it is
+// back) nothing is kept: every request reads the database.
 import { PgListener } from './listener.js';
 
 /** The channels migration 70's triggers announce on (payload: users' ids, or "*"). */
@@ -29,7 +27,7 @@ export const REPLY_CHANNELS = {
   market: 'market_changed',
 } as const;
 
-/** How long a request waits for its barrier before it reads the database instead. */
+/** How long a request waits for its barrier (round trip) before it reads the database instead. */
 const BARRIER_TIMEOUT_MS = 1000;
 
 /** At most this many keys are kept per cache (the oldest go first). */
@@ -38,8 +36,7 @@ const DEFAULT_MAX_KEYS = 20_000;
 type Log = (message: string, err?: unknown) => void;
 
 interface Barrier {
-  nonce: string;
-  /** Settles once the barrier came back, the connection went, or BARRIER_TIMEOUT_MS passed. */
+  /** Settles once the round trip came back, the connection went, or BARRIER_TIMEOUT_MS passed. */
   done: Promise<void>;
   resolve(): void;
   reject(err: unknown): void;
@@ -58,10 +55,6 @@ interface Subscriber {
 export class ChangeFeed {
   private readonly listener: PgListener;
   private readonly subscribers = new Map<string, Subscriber[]>();
-  private readonly barrierChannel: string;
-  /** Barrier nonces: this feed's random prefix and a counter (no random bytes per barrier). */
-  private readonly noncePrefix = randomBytes(6).toString('hex');
-  private nonceCount = 0;
   /** The barrier on its way, and the one that requests arriving meanwhile will wait for. */
   private inFlight: Barrier | undefined;
   private next: Barrier | undefined;
@@ -70,24 +63,15 @@ export class ChangeFeed {
   /** Barriers sent (for tests: requests arriving together share one). */
   barriers = 0;
 
-  constructor(o: {
-    databaseUrl: string;
-    channels: string[];
-    barrierChannel: string;
-    name: string;
-    log: Log;
-  }) {
-    // One channel per feed: another replica's barriers never reach this one's connection.
-    this.barrierChannel = `${o.barrierChannel}_${this.noncePrefix}`;
+  constructor(o: { databaseUrl: string; channels: string[]; name: string; log: Log }) {
     for (const channel of o.channels) this.subscribers.set(channel, []);
     this.listener = new PgListener({
       databaseUrl: o.databaseUrl,
-      channels: [...o.channels, this.barrierChannel],
+      channels: o.channels,
       name: o.name,
       log: o.log,
       onNotification: (_client, message) => {
-        if (message.channel === this.barrierChannel) this.barrierHeard(message.payload);
-        else for (const s of this.subscribers.get(message.channel) ?? []) s.changed(message.payload ?? '');
+        for (const s of this.subscribers.get(message.channel) ?? []) s.changed(message.payload ?? '');
       },
       onConnected: () => this.resetAll(),
       onLost: () => {
@@ -126,9 +110,9 @@ export class ChangeFeed {
   }
 
   /**
-   * Resolves once every announcement committed before the call has been handled: a barrier sent
-   * after the call on the listening connection came back. Rejects when the connection goes or
-   * the barrier is not back BARRIER_TIMEOUT_MS after its first waiter.
+   * Resolves once every announcement committed before the call has been handled: a round trip
+   * that left after the call on the listening connection came back. Rejects when the connection
+   * goes or the round trip is not back BARRIER_TIMEOUT_MS after its first waiter.
    */
   barrier(): Promise<void> {
     if (!this.next) this.next = this.newBarrier();
@@ -142,7 +126,7 @@ export class ChangeFeed {
   }
 
   private newBarrier(): Barrier {
-    const b = { nonce: `${this.noncePrefix}-${++this.nonceCount}` } as Barrier;
+    const b = {} as Barrier;
     b.done = new Promise<void>((resolve, reject) => {
       b.resolve = () => {
         clearTimeout(b.timer);
@@ -153,7 +137,7 @@ export class ChangeFeed {
         reject(err);
       };
     });
-    // Its waiters read the database instead; the barrier itself stays on its way (a later one
+    // Its waiters read the database instead; the round trip itself stays on its way (a later one
     // is sent only once it came back or the connection went).
     b.timer = setTimeout(() => b.reject(new Error('the barrier timed out')), BARRIER_TIMEOUT_MS);
     b.timer.unref();
@@ -181,19 +165,17 @@ export class ChangeFeed {
     this.next = undefined;
     this.inFlight = b;
     this.barriers++;
-    this.listener.notify(this.barrierChannel, b.nonce).catch((err: unknown) => {
-      if (this.inFlight === b) this.inFlight = undefined;
-      b.reject(err);
+    const settled = (err?: unknown) => {
+      if (this.inFlight !== b) return; // the connection went meanwhile: already rejected
+      this.inFlight = undefined;
+      if (err === undefined) b.resolve();
+      else b.reject(err);
       if (this.next) this.scheduleSend();
-    });
-  }
-
-  private barrierHeard(nonce: string | undefined): void {
-    const b = this.inFlight;
-    if (!b || b.nonce !== nonce) return;
-    this.inFlight = undefined;
-    b.resolve();
-    if (this.next) this.scheduleSend();
+    };
+    this.listener.sync().then(
+      () => settled(),
+      (err: unknown) => settled(err ?? new Error('the barrier failed')),
+    );
   }
 }
 

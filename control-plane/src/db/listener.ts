@@ -35,18 +35,19 @@ export class PgListener {
   }
 
   /**
-   * Sends a notification on the listening connection itself (a barrier: it comes back after every
-   * notification committed before it). Throws when not listening.
+   * A round trip on the listening connection: resolves once every notification committed before
+   * the call has been handled (`onNotification` ran). A committing transaction signals the
+   * listening backends before its COMMIT is acknowledged, and a backend sends the notifications
+   * it was signalled for ahead of the ReadyForQuery that ends this statement (PostgreSQL ≥ 13);
+   * notifying transactions commit one at a time in queue order, so none committed earlier is
+   * still unread. Reads nothing and writes nothing: no transaction id, no WAL, no queue entry.
+   * Throws when not listening.
    */
-  async notify(channel: string, payload: string): Promise<void> {
+  async sync(): Promise<void> {
     const client = this.client;
     if (!client) throw new Error(`${this.o.name} is not listening`);
-    // A named statement: parsed once per connection, not once per barrier.
-    await client.query({
-      name: 'gpucloud_notify',
-      text: 'select pg_notify($1, $2)',
-      values: [channel, payload],
-    });
+    // A named statement: parsed once per connection, not once per round trip.
+    await client.query({ name: 'gpucloud_sync', text: 'select 1' });
   }
 
   /** Listens from now on; throws when the first connection fails (see `retryLater`). */
@@ -87,13 +88,7 @@ export class PgListener {
     client.on('end', () => lost());
     await client.connect();
     try {
-      // What this connection sends itself (barriers, notify()) needs no durable commit: without
-      // this, each would wait for a WAL flush on a server that syncs its commits.
-      await client.query(
-        ['SET synchronous_commit TO off', ...this.o.channels.map((channel) => `LISTEN ${channel}`)].join(
-          '; ',
-        ),
-      );
+      await client.query(this.o.channels.map((channel) => `LISTEN ${channel}`).join('; '));
     } catch (err) {
       await client.end().catch(() => undefined);
       throw err;
