@@ -279,15 +279,20 @@ describe('the container list reply cache', () => {
   });
 });
 
+/** A feed of its own (not started) and a cache of numbers on the balance channel. */
+function balanceCache() {
+  const feed = new ChangeFeed({
+    databaseUrl: url,
+    channels: [REPLY_CHANNELS.balance],
+    name: 'a test listener',
+    log: () => {},
+  });
+  return { feed, cache: new KeyedChangeCache<number>(feed, REPLY_CHANNELS.balance) };
+}
+
 describe('a keyed change cache', () => {
   it('drops a reply on the very next read after a change committed on another connection, every time', async () => {
-    const feed = new ChangeFeed({
-      databaseUrl: url,
-      channels: [REPLY_CHANNELS.balance],
-      name: 'a test listener',
-      log: () => {},
-    });
-    const cache = new KeyedChangeCache<number>(feed, REPLY_CHANNELS.balance);
+    const { feed, cache } = balanceCache();
     await feed.start();
     let loads = 0;
     const load = async () => ++loads;
@@ -308,13 +313,7 @@ describe('a keyed change cache', () => {
   });
 
   it('keeps nothing while it does not listen, and drops the keys an announcement names', async () => {
-    const feed = new ChangeFeed({
-      databaseUrl: url,
-      channels: [REPLY_CHANNELS.balance],
-      name: 'a test listener',
-      log: () => {},
-    });
-    const cache = new KeyedChangeCache<number>(feed, REPLY_CHANNELS.balance);
+    const { feed, cache } = balanceCache();
     let loads = 0;
     const load = async () => ++loads;
     expect(await cache.get(1, load)).toBe(1);
