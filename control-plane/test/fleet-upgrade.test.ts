@@ -15,7 +15,7 @@ import WebSocket from 'ws';
 import { agentBundle } from '../src/modules/fleet/bundle.js';
 import { nodeReply } from '../src/modules/nodes/contract.js';
 import type { RunningControlPlane } from '../src/platform.js';
-import { startTestAgent, type TestAgent } from './agents.js';
+import { reserveAgentPortRange, startTestAgent, type TestAgent } from './agents.js';
 import { expectServed } from './contract.js';
 import { ADMIN, ApiClient, startTestControlPlane } from './harness.js';
 import { addNodeWithProduct, destroyAllContainers, type MarketFixture, purchaseSettled } from './purchase.js';
@@ -32,8 +32,15 @@ interface NodeView {
   upgrade_error: string | null;
 }
 
-/** Host ports of this file's agents' containers: a band of their own (35500-36999). */
-const PORTS = { logs: 35500, source: 35700, installed: 35900 };
+/**
+ * Host ports of this file's agents' containers, from its worker's block below the kernel's
+ * ephemeral ports (35500 and up once failed: a test's own connection held a container's port).
+ */
+const PORTS = {
+  logs: reserveAgentPortRange(),
+  source: reserveAgentPortRange(),
+  installed: reserveAgentPortRange(),
+};
 
 let cp: RunningControlPlane;
 let admin: ApiClient;

@@ -68,7 +68,7 @@ beforeAll(async () => {
   a = await startControlPlaneOn(url, overrides);
   b = await startControlPlaneOn(url, overrides);
   // Host ports of this file's band (35000-35499): other suites may run beside it.
-  agent = await startTestAgent({ reconcileIntervalMs: 1000, portStart: 35000 });
+  agent = await startTestAgent({ reconcileIntervalMs: 1000 });
   market = await addNodeWithProduct(a, agent, 'maint-node');
   adminA = new ApiClient(a.url);
   await adminA.login(ADMIN.username, ADMIN.password);
