@@ -14,7 +14,7 @@ export const FONT_FAMILY =
  * Whoever asks their system for less motion gets none: antd's dialogs, drawers and menus then
  * open and close at once instead of zooming and sliding.
  */
-export const PREFERS_REDUCED_MOTION =
+const PREFERS_REDUCED_MOTION =
   typeof window !== 'undefined' && window.matchMedia?.('(prefers-reduced-motion: reduce)').matches === true;
 
 export const appTheme = {
