@@ -58,6 +58,9 @@ export const consoleLogger: Logger = (message, err) => {
   else console.error(`[control-plane] ${message}:`, err instanceof Error ? err.message : err);
 };
 
+/** The channels on which the database announces changes of kept replies (for benches and tools). */
+export { REPLY_CHANNELS };
+
 /** The whole object graph, built in one place. */
 export function buildServices(config: Config, knex: Knex, log: Logger, registry: PlatformRegistry) {
   const secrets = new SecretBox(config.secretKey);

@@ -34,14 +34,26 @@ export class Reconciler {
     }
   }
 
-  /** The new listener gets a report right away, then one every interval with everyone else. */
+  /**
+   * The new listener gets a report right away, then one every interval with everyone else. The
+   * rounds start at a random point of the first interval: agents whose streams opened together
+   * (a control plane that restarted, a fleet upgraded at once) would otherwise report together
+   * every interval for as long as they run, a thousand reports in the same second.
+   */
   subscribe(listener: ReportListener): () => void {
     this.listeners.add(listener);
     void this.report().then((report) => {
       if (report && this.listeners.has(listener)) listener(report);
     });
     if (!this.timer) {
-      this.timer = setInterval(() => void this.broadcast(), this.intervalMs);
+      this.timer = setTimeout(
+        () => {
+          this.timer = setInterval(() => void this.broadcast(), this.intervalMs);
+          this.timer.unref();
+          void this.broadcast();
+        },
+        Math.floor(Math.random() * this.intervalMs),
+      );
       this.timer.unref();
     }
     return () => {
@@ -57,7 +69,8 @@ export class Reconciler {
   }
 
   stop(): void {
-    if (this.timer) clearInterval(this.timer);
+    // clearTimeout ends the first round's timer and the interval alike.
+    if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
   }
 }

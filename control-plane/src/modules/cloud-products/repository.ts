@@ -25,17 +25,20 @@ const plain = (model: CloudProductModel): CloudProductRow => ({ ...model.toJSON(
 export class CloudProductsRepository {
   constructor(private readonly knex: Knex) {}
 
-  /** The enabled products matching the filter, by id. */
+  /**
+   * The enabled products matching the filter, by id: knex's plain rows (the market's whole list
+   * is read at once after each change: a thousand models, each deep-copied by toJSON, held the
+   * event loop in one piece).
+   */
   async list(filter: ProductFilter): Promise<CloudProductRow[]> {
-    const q = CloudProductModel.query(this.knex).modify('enabled');
+    const q = this.knex<CloudProductRow>('cloud_products').where('cloud_products.enabled', true);
     if (filter.region) q.where('cloud_products.region', filter.region);
     if (filter.gpuTypes && filter.gpuTypes.length > 0) q.whereIn('cloud_products.gpu_type', filter.gpuTypes);
     if (filter.systemType === 'windows')
       q.whereRaw("cloud_products.server_config->>'system_gpu_type' = 'windows'");
     else if (filter.systemType)
       q.whereRaw("coalesce(cloud_products.server_config->>'system_gpu_type', '') <> 'windows'");
-    const rows = await q.orderBy('cloud_products.id');
-    return rows.map(plain);
+    return q.orderBy('cloud_products.id');
   }
 
   async find(id: number): Promise<CloudProductRow | undefined> {

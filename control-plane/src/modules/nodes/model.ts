@@ -133,6 +133,9 @@ export class NodeModel extends Model {
   images?: NodeImageModel[];
 }
 
+/** A node's GPUs in order: lowest index first (the UUID breaks a tie while indexes move). */
+export const GPU_ORDER = [{ column: 'node_gpus.gpu_index' }, { column: 'node_gpus.uuid' }];
+
 /**
  * One GPU of a node, as its agent reported it last, named by its UUID (the index and bus id are
  * for people). A GPU no longer reported keeps its row with missing_since set. missing_since and
@@ -171,7 +174,7 @@ export class NodeGpuModel extends Model {
 
   static override modifiers: Modifiers<QueryBuilder<NodeGpuModel>> = {
     byIndex(query) {
-      query.orderBy([{ column: 'node_gpus.gpu_index' }, { column: 'node_gpus.uuid' }]);
+      query.orderBy(GPU_ORDER);
     },
   };
 

@@ -4,6 +4,7 @@ import { isUniqueViolation } from '../../framework/db-errors.js';
 import { gpuState } from './gpus.js';
 import type { HeartbeatWrite } from './heartbeats.js';
 import {
+  GPU_ORDER,
   type GpuMetric,
   GpuSampleModel,
   type GpuSampleRow,
@@ -125,6 +126,11 @@ export type NodeSummary = Pick<
 /** The row of a model as a plain object (not a model instance). */
 const plain = <T>(model: { toJSON(): object }): T => ({ ...model.toJSON() }) as T;
 
+// Reads of many rows at once (every node, every GPU of the market's nodes), made every few
+// seconds on a large fleet, are knex's plain rows, the same values as a model's toJSON: a
+// thousand models, each deep-copied by toJSON, held the event loop for tens of milliseconds in one
+// piece (the node monitor's sync, the market's list); pg parses rows as they arrive.
+
 /** Owns nodes, node_gpus, gpu_samples and node_images. */
 export class NodesRepository {
   constructor(private readonly knex: Knex) {}
@@ -182,23 +188,21 @@ export class NodesRepository {
   }
 
   async list(): Promise<NodeRow[]> {
-    const rows = await NodeModel.query(this.knex).orderBy('id');
-    return rows.map((r) => plain<NodeRow>(r));
+    return this.knex<NodeRow>('nodes').orderBy('id');
   }
 
   /** Every node's last heartbeat, in one query (the metrics' heartbeat lag, read at each scrape). */
   async lastHeartbeats(): Promise<Pick<NodeRow, 'id' | 'name' | 'last_heartbeat_at'>[]> {
-    const rows = await NodeModel.query(this.knex).orderBy('id').select('id', 'name', 'last_heartbeat_at');
-    return rows.map((r) => plain<Pick<NodeRow, 'id' | 'name' | 'last_heartbeat_at'>>(r));
+    return this.knex<NodeRow>('nodes').orderBy('id').select('id', 'name', 'last_heartbeat_at');
   }
 
   /** The summaries of these nodes, by id (a node that is gone is missing). */
   async summaries(ids: number[]): Promise<Map<number, NodeSummary>> {
     if (ids.length === 0) return new Map();
-    const rows = await NodeModel.query(this.knex)
+    const rows: NodeSummary[] = await this.knex<NodeRow>('nodes')
       .whereIn('id', ids)
       .select('id', 'name', 'status', 'docker_available', 'simulated', 'gpu_total', 'maintenance_since');
-    return new Map(rows.map((r) => [r.id, plain<NodeSummary>(r)]));
+    return new Map(rows.map((r) => [r.id, r]));
   }
 
   async findById(id: number, trx?: Knex.Transaction): Promise<NodeRow | undefined> {
@@ -376,8 +380,10 @@ export class NodesRepository {
   async gpusOf(nodeIds: number[]): Promise<Map<number, NodeGpuRow[]>> {
     const out = new Map<number, NodeGpuRow[]>(nodeIds.map((id) => [id, []]));
     if (nodeIds.length === 0) return out;
-    const rows = await NodeGpuModel.query(this.knex).whereIn('node_id', nodeIds).modify('byIndex');
-    for (const r of rows) out.get(r.node_id)?.push(plain<NodeGpuRow>(r));
+    const rows: NodeGpuRow[] = await this.knex<NodeGpuRow>('node_gpus')
+      .whereIn('node_id', nodeIds)
+      .orderBy(GPU_ORDER);
+    for (const r of rows) out.get(r.node_id)?.push(r);
     return out;
   }
 
